@@ -1,0 +1,12 @@
+//! On to Philadelphia on a digital table.
+//!
+//! Layers, bottom up: `table` (geometry in inches), `scenario` (files, basing, stands as
+//! entities), `picture` (what the table looks like, shared by the window and `otp render`),
+//! `ui` (the window, behind the `window` feature).
+
+pub mod picture;
+pub mod render;
+pub mod scenario;
+pub mod table;
+#[cfg(feature = "window")]
+pub mod ui;

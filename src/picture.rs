@@ -1,0 +1,471 @@
+//! What the table looks like, as a list of shapes in inches: one description, drawn by the window
+//! (egui painter) and by `otp render` (SVG, then PNG), so both show the same colours and layout.
+
+use bevy::math::Vec2;
+
+use crate::scenario::basing;
+use crate::scenario::model::*;
+use crate::scenario::spawn::side_colour;
+use crate::table::footprint::Footprint;
+
+pub type Rgba = [u8; 4];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stroke {
+    pub colour: Rgba,
+    /// Inches on the table.
+    pub width: f32,
+    /// Dash length in inches, for dashed lines.
+    pub dash: Option<f32>,
+}
+
+impl Stroke {
+    pub const fn solid(colour: Rgba, width: f32) -> Self {
+        Stroke { colour, width, dash: None }
+    }
+    pub const fn dashed(colour: Rgba, width: f32, dash: f32) -> Self {
+        Stroke { colour, width, dash: Some(dash) }
+    }
+}
+
+/// How a label behaves when the view zooms: the window keeps unit labels a readable pixel size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelKind {
+    Terrain,
+    Unit,
+    Scale,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A closed outline (may be concave).
+    Polygon { points: Vec<Vec2>, fill: Option<Rgba>, stroke: Option<Stroke> },
+    /// An open polyline.
+    Line { points: Vec<Vec2>, stroke: Stroke },
+    Circle { centre: Vec2, radius: f32, fill: Option<Rgba>, stroke: Option<Stroke> },
+    /// Text centred on `at`; `size` is the letter height in inches at 1:1.
+    Label { at: Vec2, text: String, size: f32, colour: Rgba, kind: LabelKind },
+}
+
+/// A drawing of the table: its size and shapes, back to front.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picture {
+    pub width: f32,
+    pub depth: f32,
+    pub shapes: Vec<Shape>,
+}
+
+/// The palette: muted map colours for terrain, strong side colours for troops.
+pub mod palette {
+    use super::Rgba;
+    pub const BACKGROUND: Rgba = [38, 41, 37, 255];
+    pub const CLOTH: Rgba = [150, 172, 112, 255];
+    pub const GRID_MINOR: Rgba = [0, 0, 0, 22];
+    pub const GRID_MAJOR: Rgba = [0, 0, 0, 55];
+    pub const GRID_FOOT: Rgba = [0, 0, 0, 90];
+    pub const TABLE_EDGE: Rgba = [60, 45, 30, 255];
+    pub const HILL: [Rgba; 3] = [[186, 178, 122, 255], [170, 152, 100, 255], [152, 128, 82, 255]];
+    pub const CONTOUR: Rgba = [110, 80, 45, 255];
+    pub const WOODS: [Rgba; 3] = [[110, 150, 80, 235], [72, 118, 60, 240], [44, 86, 44, 245]];
+    pub const TREE: [Rgba; 3] = [[70, 110, 52, 255], [46, 88, 40, 255], [26, 60, 28, 255]];
+    pub const WATER: Rgba = [84, 136, 190, 255];
+    pub const WATER_EDGE: Rgba = [48, 92, 148, 255];
+    pub const FORD: Rgba = [196, 178, 128, 255];
+    pub const ROAD: Rgba = [206, 184, 140, 255];
+    pub const ROAD_EDGE: Rgba = [140, 116, 80, 255];
+    pub const TOWN: Rgba = [176, 160, 146, 235];
+    pub const TOWN_EDGE: Rgba = [96, 80, 70, 255];
+    pub const STONE: Rgba = [120, 120, 126, 255];
+    pub const WOOD_BUILDING: Rgba = [140, 92, 58, 255];
+    pub const FENCE: Rgba = [110, 72, 40, 255];
+    pub const WALL: Rgba = [105, 105, 110, 255];
+    pub const BREASTWORK: Rgba = [120, 88, 52, 255];
+    pub const CROPS: Rgba = [214, 190, 96, 235];
+    pub const PLOWED: Rgba = [150, 116, 80, 220];
+    pub const ROCKY: Rgba = [160, 160, 150, 220];
+    pub const SWAMP: Rgba = [104, 132, 96, 230];
+    pub const PASTURE: Rgba = [166, 190, 120, 200];
+    pub const LABEL: Rgba = [30, 28, 24, 255];
+    pub const OBJECTIVE: Rgba = [150, 30, 120, 255];
+    pub const FRONT_EDGE: Rgba = [250, 246, 220, 255];
+    pub const STAND_EDGE: Rgba = [20, 20, 20, 255];
+    pub const MORALE_MARKER: Rgba = [250, 210, 40, 255];
+    pub const SELECTED: Rgba = [255, 240, 80, 255];
+}
+
+fn with_alpha(c: [u8; 3], a: u8) -> Rgba {
+    [c[0], c[1], c[2], a]
+}
+
+fn shade(c: [u8; 3], k: f32) -> [u8; 3] {
+    c.map(|v| (v as f32 * k).clamp(0.0, 255.0) as u8)
+}
+
+fn pts(p: &[Point]) -> Vec<Vec2> {
+    p.iter().map(|&q| Vec2::from(q)).collect()
+}
+
+fn centroid(p: &[Vec2]) -> Vec2 {
+    p.iter().copied().sum::<Vec2>() / p.len().max(1) as f32
+}
+
+/// Even-odd point-in-polygon.
+pub fn inside(poly: &[Vec2], p: Vec2) -> bool {
+    let mut c = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            c = !c;
+        }
+    }
+    c
+}
+
+fn bounds(poly: &[Vec2]) -> (Vec2, Vec2) {
+    poly.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+}
+
+/// Points on a staggered grid inside a polygon: trees in woods, tufts in a swamp.
+fn scatter(poly: &[Vec2], spacing: f32) -> Vec<Vec2> {
+    let (lo, hi) = bounds(poly);
+    let mut out = Vec::new();
+    let mut row = 0;
+    let mut y = lo.y + spacing / 2.0;
+    while y < hi.y {
+        let mut x = lo.x + spacing / 2.0 + if row % 2 == 1 { spacing / 2.0 } else { 0.0 };
+        while x < hi.x {
+            let p = Vec2::new(x, y);
+            if inside(poly, p) {
+                out.push(p);
+            }
+            x += spacing;
+        }
+        y += spacing * 0.87;
+        row += 1;
+    }
+    out
+}
+
+/// Parallel lines across a polygon's bounding box, clipped to the polygon: furrows and crop rows.
+fn hatch(poly: &[Vec2], spacing: f32, colour: Rgba, width: f32) -> Vec<Shape> {
+    let (lo, hi) = bounds(poly);
+    let mut out = Vec::new();
+    let mut y = lo.y + spacing / 2.0;
+    while y < hi.y {
+        // Crossings of the horizontal line with the outline, paired up.
+        let mut xs: Vec<f32> = Vec::new();
+        let n = poly.len();
+        for i in 0..n {
+            let (a, b) = (poly[i], poly[(i + 1) % n]);
+            if (a.y > y) != (b.y > y) {
+                xs.push(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
+            }
+        }
+        xs.sort_by(f32::total_cmp);
+        for pair in xs.chunks(2).filter(|p| p.len() == 2) {
+            out.push(Shape::Line { points: vec![Vec2::new(pair[0], y), Vec2::new(pair[1], y)], stroke: Stroke::solid(colour, width) });
+        }
+        y += spacing;
+    }
+    out
+}
+
+fn label(at: Vec2, text: impl Into<String>, size: f32) -> Shape {
+    Shape::Label { at, text: text.into(), size, colour: palette::LABEL, kind: LabelKind::Terrain }
+}
+
+fn disorder_text(d: Option<DisorderType>) -> String {
+    d.map(|d| format!("type {d:?}")).unwrap_or_else(|| "no disorder".into())
+}
+
+/// The table without troops: cloth, terrain, grid and objectives.
+pub fn table(scenario: &Scenario) -> Picture {
+    let Table { width, depth } = scenario.table;
+    let mut s = vec![Shape::Polygon {
+        points: vec![Vec2::ZERO, Vec2::new(width, 0.0), Vec2::new(width, depth), Vec2::new(0.0, depth)],
+        fill: Some(palette::CLOTH),
+        stroke: None,
+    }];
+    let mut labels = Vec::new();
+    // Back to front: fields, hills (lowest contour first), water, roads, woods, towns, obstacles.
+    let order = |t: &Terrain| match t {
+        Terrain::Field { .. } => 0,
+        Terrain::Hill { elevation, .. } => 1 + *elevation as usize,
+        Terrain::Stream { .. } => 20,
+        Terrain::Road { .. } => 21,
+        Terrain::Woods { .. } => 22,
+        Terrain::Town { .. } | Terrain::Building { .. } => 23,
+        Terrain::Obstacle { .. } => 24,
+    };
+    let mut terrain: Vec<&Terrain> = scenario.terrain.iter().collect();
+    terrain.sort_by_key(|t| order(t));
+    for t in terrain {
+        terrain_shapes(t, &mut s, &mut labels);
+    }
+    grid(width, depth, &mut s);
+    for o in &scenario.objectives {
+        let at = Vec2::from(o.at);
+        s.push(Shape::Circle { centre: at, radius: o.radius, fill: Some([150, 30, 120, 28]), stroke: Some(Stroke::dashed(palette::OBJECTIVE, 0.12, 0.5)) });
+        s.push(star(at, 0.7, palette::OBJECTIVE));
+        labels.push(Shape::Label { at: at + Vec2::new(0.0, o.radius + 0.6), text: format!("★ {} ({} VP)", o.name, o.points), size: 0.6, colour: palette::OBJECTIVE, kind: LabelKind::Terrain });
+    }
+    s.extend(labels);
+    Picture { width, depth, shapes: s }
+}
+
+fn star(c: Vec2, r: f32, colour: Rgba) -> Shape {
+    let points = (0..10)
+        .map(|i| {
+            let a = std::f32::consts::PI * (i as f32 / 5.0) + std::f32::consts::FRAC_PI_2;
+            let rr = if i % 2 == 0 { r } else { r * 0.45 };
+            c + Vec2::new(a.cos(), a.sin()) * rr
+        })
+        .collect();
+    Shape::Polygon { points, fill: Some(colour), stroke: Some(Stroke::solid([255, 255, 255, 255], 0.05)) }
+}
+
+fn grid(width: f32, depth: f32, s: &mut Vec<Shape>) {
+    let line = |a: Vec2, b: Vec2, i: u32| {
+        let (colour, w) = if i % 12 == 0 { (palette::GRID_FOOT, 0.06) } else if i % 6 == 0 { (palette::GRID_MAJOR, 0.045) } else { (palette::GRID_MINOR, 0.025) };
+        Shape::Line { points: vec![a, b], stroke: Stroke::solid(colour, w) }
+    };
+    for i in 1..width.ceil() as u32 {
+        if (i as f32) < width {
+            s.push(line(Vec2::new(i as f32, 0.0), Vec2::new(i as f32, depth), i));
+        }
+    }
+    for j in 1..depth.ceil() as u32 {
+        if (j as f32) < depth {
+            s.push(line(Vec2::new(0.0, j as f32), Vec2::new(width, j as f32), j));
+        }
+    }
+    let edge = vec![Vec2::ZERO, Vec2::new(width, 0.0), Vec2::new(width, depth), Vec2::new(0.0, depth)];
+    s.push(Shape::Polygon { points: edge, fill: None, stroke: Some(Stroke::solid(palette::TABLE_EDGE, 0.25)) });
+}
+
+fn terrain_shapes(t: &Terrain, s: &mut Vec<Shape>, labels: &mut Vec<Shape>) {
+    match t {
+        Terrain::Field { name, kind, outline } => {
+            let p = pts(outline);
+            let (fill, mark) = match kind {
+                FieldKind::TallCrops => (palette::CROPS, Some(([170, 140, 50, 255], 0.5))),
+                FieldKind::Plowed => (palette::PLOWED, Some(([110, 80, 52, 255], 0.4))),
+                FieldKind::Rocky => (palette::ROCKY, None),
+                FieldKind::Swamp => (palette::SWAMP, None),
+                FieldKind::Pasture => (palette::PASTURE, None),
+            };
+            s.push(Shape::Polygon { points: p.clone(), fill: Some(fill), stroke: Some(Stroke::solid([90, 80, 50, 160], 0.04)) });
+            if let Some((c, spacing)) = mark {
+                s.extend(hatch(&p, spacing, c, 0.05));
+            }
+            match kind {
+                FieldKind::Swamp => s.extend(scatter(&p, 1.1).into_iter().map(|q| Shape::Line { points: vec![q - Vec2::X * 0.3, q + Vec2::X * 0.3], stroke: Stroke::solid(palette::WATER_EDGE, 0.07) })),
+                FieldKind::Rocky => s.extend(scatter(&p, 1.0).into_iter().map(|q| Shape::Circle { centre: q, radius: 0.15, fill: Some([110, 110, 104, 255]), stroke: None })),
+                _ => {}
+            }
+            let what = match kind {
+                FieldKind::TallCrops => "tall crops",
+                FieldKind::Plowed => "plowed",
+                FieldKind::Rocky => "rocky",
+                FieldKind::Swamp => "swamp",
+                FieldKind::Pasture => "pasture",
+            };
+            labels.push(label(centroid(&p), format!("{name} · {what} · {}", disorder_text(kind.disorder())), 0.5));
+        }
+        Terrain::Hill { name, elevation, outline, slope } => {
+            let p = pts(outline);
+            let fill = palette::HILL[(*elevation as usize - 1).min(2)];
+            s.push(Shape::Polygon { points: p.clone(), fill: Some(fill), stroke: Some(Stroke::solid(palette::CONTOUR, 0.08)) });
+            // Contour label on the lowest edge point, like a map's spot height.
+            let low = p.iter().copied().fold(p[0], |a, b| if b.y < a.y { b } else { a });
+            labels.push(label(low + Vec2::new(0.0, 0.6), format!("{name} · elevation {elevation} · slope {}", disorder_text(*slope)), 0.5));
+        }
+        Terrain::Woods { name, density, outline, .. } => {
+            let p = pts(outline);
+            let i = match density {
+                WoodsDensity::Light => 0,
+                WoodsDensity::Regular => 1,
+                WoodsDensity::Dense => 2,
+            };
+            s.push(Shape::Polygon { points: p.clone(), fill: Some(palette::WOODS[i]), stroke: Some(Stroke::solid(palette::TREE[2], 0.07)) });
+            let spacing = [2.0, 1.4, 1.0][i];
+            s.extend(scatter(&p, spacing).into_iter().map(|q| Shape::Circle { centre: q, radius: spacing * 0.3, fill: Some(palette::TREE[i]), stroke: None }));
+            let d = format!("{density:?}").to_lowercase();
+            labels.push(label(centroid(&p), format!("{name} · {d} woods · {}", disorder_text(t.disorder())), 0.5));
+        }
+        Terrain::Stream { name, kind, path, width, fords } => {
+            let p = pts(path);
+            s.push(Shape::Line { points: p.clone(), stroke: Stroke::solid(palette::WATER_EDGE, width + 0.15) });
+            s.push(Shape::Line { points: p.clone(), stroke: Stroke::solid(palette::WATER, *width) });
+            for f in fords {
+                let at = Vec2::from(f.at);
+                let dir = nearest_direction(&p, at);
+                let half = dir * (f.width / 2.0);
+                s.push(Shape::Line { points: vec![at - half, at + half], stroke: Stroke::solid(palette::FORD, width + 0.2) });
+                labels.push(label(at + dir.perp() * (width + 0.9), "ford · type B", 0.45));
+            }
+            let what = match kind {
+                StreamKind::Narrow => "narrow stream · obstacle",
+                StreamKind::Large => "large stream · ford type B",
+                StreamKind::River => "river · fords only",
+            };
+            // On the longest reach, clear of the fords and crossings that crowd the bends.
+            let reach = p.windows(2).max_by(|a, b| a[0].distance(a[1]).total_cmp(&b[0].distance(b[1]))).expect("validated: 2+ points");
+            let normal = (reach[1] - reach[0]).normalize_or_zero().perp();
+            let up = if normal.y < 0.0 { -normal } else { normal };
+            labels.push(label((reach[0] + reach[1]) / 2.0 + up * (width + 0.8), format!("{name} · {what}"), 0.5));
+        }
+        Terrain::Road { name, path, width } => {
+            let p = pts(path);
+            s.push(Shape::Line { points: p.clone(), stroke: Stroke::solid(palette::ROAD_EDGE, width + 0.12) });
+            s.push(Shape::Line { points: p.clone(), stroke: Stroke::solid(palette::ROAD, *width) });
+            let (a, b) = (p[0], p[1]);
+            let mid = (a + b) / 2.0;
+            labels.push(label(mid + (b - a).normalize_or_zero().perp() * (width + 0.5), name.clone(), 0.45));
+        }
+        Terrain::Town { name, outline, capacity } => {
+            let p = pts(outline);
+            s.push(Shape::Polygon { points: p.clone(), fill: Some(palette::TOWN), stroke: Some(Stroke::solid(palette::TOWN_EDGE, 0.1)) });
+            // Blocks of houses, so a town reads as built-up.
+            s.extend(scatter(&p, 1.6).into_iter().map(|q| Shape::Polygon {
+                points: vec![q + Vec2::new(-0.4, -0.3), q + Vec2::new(0.4, -0.3), q + Vec2::new(0.4, 0.3), q + Vec2::new(-0.4, 0.3)],
+                fill: Some([130, 104, 90, 255]),
+                stroke: None,
+            }));
+            labels.push(label(centroid(&p), format!("{name} · town · medium cover · {capacity} stands"), 0.5));
+        }
+        Terrain::Building { name, at, size, facing, construction, capacity } => {
+            let f = Footprint { centre: Vec2::from(*at), facing: *facing, frontage: size[0], depth: size[1] };
+            let fill = match construction {
+                Construction::Wood => palette::WOOD_BUILDING,
+                Construction::Stone => palette::STONE,
+            };
+            s.push(Shape::Polygon { points: f.corners().to_vec(), fill: Some(fill), stroke: Some(Stroke::solid([40, 36, 32, 255], 0.08)) });
+            let cover = format!("{:?}", construction.cover()).to_lowercase();
+            let what = format!("{construction:?}").to_lowercase();
+            labels.push(label(Vec2::from(*at) + Vec2::new(0.0, size[1].max(size[0]) / 2.0 + 0.6), format!("{name} · {what} · {cover} cover · {capacity} stands"), 0.45));
+        }
+        Terrain::Obstacle { name, kind, path, .. } => {
+            let p = pts(path);
+            let stroke = match kind {
+                ObstacleKind::Fence => Stroke::dashed(palette::FENCE, 0.12, 0.35),
+                ObstacleKind::StoneWall => Stroke::solid(palette::WALL, 0.25),
+                ObstacleKind::Barricade => Stroke::dashed([90, 60, 30, 255], 0.25, 0.2),
+                ObstacleKind::Breastwork => Stroke::solid(palette::BREASTWORK, 0.4),
+            };
+            s.push(Shape::Line { points: p.clone(), stroke });
+            if *kind == ObstacleKind::Breastwork {
+                s.push(Shape::Line { points: p.clone(), stroke: Stroke::dashed([80, 56, 30, 255], 0.12, 0.25) });
+            }
+            let cover = format!("{:?}", kind.cover()).to_lowercase();
+            let what = match kind {
+                ObstacleKind::Fence => "fence",
+                ObstacleKind::StoneWall => "stone wall",
+                ObstacleKind::Barricade => "barricade",
+                ObstacleKind::Breastwork => "breastwork (works)",
+            };
+            let (a, b) = (p[0], p[p.len() - 1]);
+            let normal = (b - a).normalize_or_zero().perp();
+            let offset = if normal.y < 0.0 { -normal } else { normal };
+            labels.push(label((a + b) / 2.0 + offset * 0.5, format!("{name} · {what} · {cover} cover"), 0.4));
+            let _ = name;
+        }
+    }
+}
+
+fn nearest_direction(path: &[Vec2], at: Vec2) -> Vec2 {
+    path.windows(2)
+        .min_by(|x, y| seg_dist(x[0], x[1], at).total_cmp(&seg_dist(y[0], y[1], at)))
+        .map(|w| (w[1] - w[0]).normalize_or_zero())
+        .unwrap_or(Vec2::X)
+}
+
+fn seg_dist(a: Vec2, b: Vec2, p: Vec2) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-9)).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
+}
+
+/// What the picture needs to know about a unit to draw it.
+#[derive(Clone, Debug)]
+pub struct UnitLook<'a> {
+    pub name: &'a str,
+    pub arm: Arm,
+    pub figures: u32,
+    pub colour: [u8; 3],
+    pub morale_marker: bool,
+    pub selected: bool,
+}
+
+/// A unit's stands: body in the side colour, a pale front edge, an arm mark; then its badge and label.
+pub fn unit(look: &UnitLook, stands: &[Footprint], out: &mut Vec<Shape>, labels: &mut Vec<Shape>) {
+    let body = with_alpha(look.colour, 255);
+    let dark = with_alpha(shade(look.colour, 0.45), 255);
+    let edge = if look.selected { Stroke::solid(palette::SELECTED, 0.12) } else { Stroke::solid(palette::STAND_EDGE, 0.05) };
+    for f in stands {
+        out.push(Shape::Polygon { points: f.corners().to_vec(), fill: Some(body), stroke: Some(edge) });
+        // The front edge, so facing reads at a glance.
+        let inset = f.forward() * 0.06;
+        out.push(Shape::Line { points: vec![f.front_left() - inset, f.front_right() - inset], stroke: Stroke::solid(palette::FRONT_EDGE, 0.12) });
+        match look.arm {
+            Arm::Cavalry => out.push(Shape::Line { points: vec![f.rear_left(), f.front_right() - f.forward() * 0.12], stroke: Stroke::solid(dark, 0.08) }),
+            Arm::Artillery { .. } => {
+                out.push(Shape::Circle { centre: f.centre - f.forward() * 0.3, radius: 0.25, fill: Some(dark), stroke: None });
+                out.push(Shape::Line { points: vec![f.centre - f.forward() * 0.3, f.front_centre() - f.forward() * 0.15], stroke: Stroke::solid(dark, 0.14) });
+            }
+            Arm::Infantry => {}
+        }
+    }
+    if stands.is_empty() {
+        return;
+    }
+    let centre = stands.iter().map(|f| f.centre).sum::<Vec2>() / stands.len() as f32;
+    let back = stands[0].forward() * -1.0;
+    let rear = stands.iter().map(|f| (f.centre - centre).dot(back) + f.depth / 2.0).fold(0.0, f32::max);
+    if look.morale_marker {
+        let at = centre + back * (rear + 0.45) + stands[0].right() * 0.0;
+        out.push(Shape::Circle { centre: at, radius: 0.38, fill: Some(palette::MORALE_MARKER), stroke: Some(Stroke::solid(palette::STAND_EDGE, 0.06)) });
+        out.push(Shape::Label { at, text: "M".into(), size: 0.45, colour: palette::STAND_EDGE, kind: LabelKind::Unit });
+    }
+    let offset = if look.morale_marker { 1.25 } else { 0.55 };
+    labels.push(Shape::Label {
+        at: centre + back * (rear + offset),
+        text: format!("{} ({})", look.name, look.figures),
+        size: 0.5,
+        colour: with_alpha(shade(look.colour, 0.55), 255),
+        kind: LabelKind::Unit,
+    });
+}
+
+/// A commander's figure: a disc in his side's colour with a star.
+pub fn commander(name: &str, at: Vec2, colour: [u8; 3], out: &mut Vec<Shape>, labels: &mut Vec<Shape>) {
+    out.push(Shape::Circle { centre: at, radius: 0.5, fill: Some(with_alpha(colour, 255)), stroke: Some(Stroke::solid(palette::FRONT_EDGE, 0.1)) });
+    out.push(star(at, 0.35, palette::FRONT_EDGE));
+    labels.push(Shape::Label { at: at + Vec2::new(0.0, -0.95), text: name.to_string(), size: 0.45, colour: with_alpha(shade(colour, 0.55), 255), kind: LabelKind::Unit });
+}
+
+/// The whole set-up of a scenario as it starts: table, units and commanders.
+pub fn setup(scenario: &Scenario) -> Picture {
+    let mut picture = table(scenario);
+    let mut labels = Vec::new();
+    for (si, side) in scenario.sides.iter().enumerate() {
+        let colour = side_colour(side, si);
+        for b in &side.brigades {
+            for u in &b.units {
+                let stands: Vec<Footprint> = basing::layout(u, &scenario.basing).map(|v| v.into_iter().map(|(f, _)| f).collect()).unwrap_or_default();
+                let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour, morale_marker: u.morale_marker, selected: false };
+                unit(&look, &stands, &mut picture.shapes, &mut labels);
+            }
+            let at = b.commander.at.map(Vec2::from).unwrap_or_else(|| crate::scenario::spawn::behind_unit(&b.units[0]));
+            commander(&b.commander.name, at, colour, &mut picture.shapes, &mut labels);
+        }
+        if let Some(c) = &side.commander
+            && let Some(at) = c.at
+        {
+            commander(&c.name, Vec2::from(at), colour, &mut picture.shapes, &mut labels);
+        }
+    }
+    picture.shapes.extend(labels);
+    picture
+}

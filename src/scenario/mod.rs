@@ -1,0 +1,127 @@
+//! Scenario files: the model, the basing rules that turn figures into stands, validation with
+//! located errors, and the plugin that puts a scenario's stands on the table as entities.
+
+pub mod basing;
+pub mod locate;
+pub mod model;
+pub mod spawn;
+pub mod validate;
+
+use std::fmt;
+use std::path::Path;
+
+pub use model::Scenario;
+
+/// The teaching battle the app opens with, embedded so the binary runs from any folder.
+pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/teaching.ron");
+pub const DEFAULT_SCENARIO_NAME: &str = "scenarios/teaching.ron";
+
+/// One problem in a scenario file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub file: String,
+    /// 1-based line and column, when the text shows where.
+    pub position: Option<(usize, usize)>,
+    /// Where in the scenario, when the text could not be searched.
+    pub place: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, col)) => write!(f, "{}:{line}:{col}: {}", self.file, self.message),
+            None if self.place.is_empty() => write!(f, "{}: {}", self.file, self.message),
+            None => write!(f, "{}: in {}: {}", self.file, self.place, self.message),
+        }
+    }
+}
+
+/// Everything wrong with a scenario file, one `file:line:col: message` a line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.problems.iter().map(Problem::to_string).collect();
+        write!(f, "{}", lines.join("\n"))
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl ScenarioError {
+    fn one(file: &str, position: Option<(usize, usize)>, message: impl Into<String>) -> Self {
+        ScenarioError { problems: vec![Problem { file: file.into(), position, place: String::new(), message: message.into() }] }
+    }
+}
+
+/// The largest scenario file read (a big battle is well under 1 MiB).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Parse and validate scenario text; `file` names it in messages.
+pub fn parse(src: &str, file: &str) -> Result<Scenario, ScenarioError> {
+    let scenario: Scenario = ron::Options::default().from_str(src).map_err(|e| {
+        let start = e.span.start;
+        let position = (start.line > 0).then_some((start.line, start.col));
+        ScenarioError::one(file, position, e.code.to_string())
+    })?;
+    let problems = validate::validate(&scenario);
+    if problems.is_empty() {
+        return Ok(scenario);
+    }
+    Err(ScenarioError {
+        problems: problems
+            .into_iter()
+            .map(|(locus, message)| Problem {
+                file: file.into(),
+                position: locate::locate(src, &locus),
+                place: locus.describe(),
+                message,
+            })
+            .collect(),
+    })
+}
+
+/// Read, parse and validate a scenario file.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let file = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| ScenarioError::one(&file, None, e.to_string()))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ScenarioError::one(&file, None, format!("file is {} bytes; a scenario is at most {MAX_FILE_BYTES}", meta.len())));
+    }
+    let src = std::fs::read_to_string(path).map_err(|e| ScenarioError::one(&file, None, e.to_string()))?;
+    parse(&src, &file)
+}
+
+/// The embedded teaching scenario.
+pub fn default_scenario() -> Scenario {
+    parse(DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME).expect("the embedded scenario is valid (tested)")
+}
+
+/// RON text of a scenario, as a designer would write it.
+pub fn to_ron(scenario: &Scenario) -> String {
+    let config = ron::ser::PrettyConfig::new().struct_names(false).indentor("    ".to_string());
+    ron::Options::default().to_string_pretty(scenario, config).expect("scenarios always serialise")
+}
+
+/// Write a file atomically: a temporary file beside it, then a rename, so a crash leaves the old one.
+pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| std::io::Error::other("no file name"))?;
+    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(contents.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+pub fn save(path: &Path, scenario: &Scenario) -> std::io::Result<()> {
+    write_atomically(path, &to_ron(scenario))
+}

@@ -1,0 +1,208 @@
+//! The scenario on the table: sides, brigades, commanders, units and their stands as entities.
+//!
+//! Each stand is an entity with its real footprint in inches; a unit entity carries what the
+//! unit sheet (OTP 4.2) records.
+
+use bevy::math::Vec2;
+use bevy::prelude::*;
+
+use super::basing;
+use super::model::{self, Arm, Formation, Rating, Scenario, UnitType, Weapon};
+use crate::table::footprint::Footprint;
+
+/// The scenario being played, as loaded (the source of truth for terrain and set-up).
+#[derive(Resource, Clone, Debug)]
+pub struct Battlefield {
+    pub scenario: Scenario,
+    /// Where it came from, for titles and messages.
+    pub source: String,
+}
+
+#[derive(Component, Clone, Debug)]
+pub struct SideInfo {
+    pub index: usize,
+    pub name: String,
+    pub colour: [u8; 3],
+}
+
+/// A brigade and its numbered chit (4.3).
+#[derive(Component, Clone, Debug)]
+pub struct Brigade {
+    pub side: usize,
+    pub name: String,
+    pub chit: u32,
+    pub commander: Entity,
+}
+
+#[derive(Component, Clone, Debug)]
+pub struct Commander {
+    pub side: usize,
+    pub name: String,
+    pub kind: model::CommanderKind,
+    /// Fixed by the scenario or rolled before play (2.0); None until then.
+    pub rating: Option<Rating>,
+    pub morale_passes_used: u32,
+    /// None for the overall commander.
+    pub brigade: Option<Entity>,
+    pub at: Vec2,
+}
+
+/// What the unit sheet records about a unit (4.2).
+#[derive(Component, Clone, Debug)]
+pub struct Unit {
+    pub side: usize,
+    pub brigade: Entity,
+    pub name: String,
+    pub unit_type: UnitType,
+    pub arm: Arm,
+    pub weapon: Option<Weapon>,
+    pub bayonets: bool,
+    pub cv: u8,
+    pub initial_figures: u32,
+    pub figures: u32,
+    pub formation: Formation,
+    pub can_skirmish: bool,
+    pub initial_volley_used: bool,
+    pub rebuild_attempts: u8,
+    pub attached_to: Option<Entity>,
+    /// Stands front (or right) first.
+    pub stands: Vec<Entity>,
+}
+
+/// A Morale Marker on the unit (10.1); a unit carries at most one.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct MoraleMarker;
+
+/// One stand of figures.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Stand {
+    pub unit: Entity,
+    pub index: usize,
+    pub figures: u32,
+}
+
+/// Default side colours: British red and Continental blue read at a glance on a green table.
+pub const SIDE_COLOURS: [[u8; 3]; 4] = [[196, 38, 38], [38, 74, 168], [214, 160, 30], [90, 90, 90]];
+
+pub fn side_colour(side: &model::Side, index: usize) -> [u8; 3] {
+    side.colour.unwrap_or(SIDE_COLOURS[index % SIDE_COLOURS.len()])
+}
+
+/// Put every side, brigade, commander, unit and stand of a (validated) scenario in the world.
+pub fn spawn_scenario(world: &mut World, scenario: &Scenario, source: &str) {
+    let mut units_by_name: Vec<(String, Entity)> = Vec::new();
+    let mut attachments: Vec<(Entity, String)> = Vec::new();
+    for (si, side) in scenario.sides.iter().enumerate() {
+        world.spawn(SideInfo { index: si, name: side.name.clone(), colour: side_colour(side, si) });
+        if let Some(c) = &side.commander {
+            let at = c.at.map(Vec2::from).unwrap_or_else(|| first_unit_position(side));
+            world.spawn(commander(si, c, None, at));
+        }
+        for b in &side.brigades {
+            let brigade = world.spawn_empty().id();
+            let at = b.commander.at.map(Vec2::from).unwrap_or_else(|| behind_unit(&b.units[0]));
+            let cmd = world.spawn(commander(si, &b.commander, Some(brigade), at)).id();
+            world.entity_mut(brigade).insert(Brigade { side: si, name: b.name.clone(), chit: b.chit, commander: cmd });
+            for u in &b.units {
+                let stands = basing::layout(u, &scenario.basing).expect("validated scenarios lay out");
+                let unit = world.spawn_empty().id();
+                let stand_ids: Vec<Entity> = stands
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, (footprint, figures))| world.spawn((Stand { unit, index, figures }, footprint)).id())
+                    .collect();
+                world.entity_mut(unit).insert(Unit {
+                    side: si,
+                    brigade,
+                    name: u.name.clone(),
+                    unit_type: u.unit_type,
+                    arm: u.arm,
+                    weapon: u.weapon,
+                    bayonets: u.bayonets.unwrap_or(basing::default_bayonets(u.unit_type, u.weapon)),
+                    cv: u.cv.unwrap_or(basing::combat_value(u.unit_type, u.arm)),
+                    initial_figures: u.figures,
+                    figures: u.figures,
+                    formation: u.formation,
+                    can_skirmish: u.can_skirmish,
+                    initial_volley_used: false,
+                    rebuild_attempts: 0,
+                    attached_to: None,
+                    stands: stand_ids,
+                });
+                if u.morale_marker {
+                    world.entity_mut(unit).insert(MoraleMarker);
+                }
+                units_by_name.push((u.name.clone(), unit));
+                if let Some(host) = &u.attached_to {
+                    attachments.push((unit, host.clone()));
+                }
+            }
+        }
+    }
+    for (gun, host) in attachments {
+        let host = units_by_name.iter().find(|(n, _)| *n == host).map(|(_, e)| *e);
+        world.get_mut::<Unit>(gun).expect("spawned above").attached_to = host;
+    }
+    world.insert_resource(Battlefield { scenario: scenario.clone(), source: source.to_string() });
+}
+
+fn commander(side: usize, c: &model::Commander, brigade: Option<Entity>, at: Vec2) -> Commander {
+    Commander { side, name: c.name.clone(), kind: c.kind, rating: c.rating, morale_passes_used: 0, brigade, at }
+}
+
+/// A brigade commander without a position stands 4" behind the centre of his first unit's front,
+/// clear of the unit's label.
+pub fn behind_unit(u: &model::Unit) -> Vec2 {
+    Vec2::from(u.at) - crate::table::footprint::bearing_vector(u.facing) * 4.0
+}
+
+fn first_unit_position(side: &model::Side) -> Vec2 {
+    side.brigades.first().and_then(|b| b.units.first()).map(behind_unit).unwrap_or(Vec2::ZERO) - Vec2::new(0.0, 2.0)
+}
+
+/// Footprints of a unit's stands, in order.
+pub fn unit_footprints(world: &World, unit: &Unit) -> Vec<Footprint> {
+    unit.stands.iter().filter_map(|&s| world.get::<Footprint>(s).copied()).collect()
+}
+
+/// Removes everything a scenario spawned, so another can be loaded in its place.
+pub fn despawn_scenario(world: &mut World) {
+    let mut doomed: Vec<Entity> = Vec::new();
+    doomed.extend(world.query_filtered::<Entity, With<SideInfo>>().iter(world));
+    doomed.extend(world.query_filtered::<Entity, With<Brigade>>().iter(world));
+    doomed.extend(world.query_filtered::<Entity, With<Commander>>().iter(world));
+    doomed.extend(world.query_filtered::<Entity, With<Unit>>().iter(world));
+    doomed.extend(world.query_filtered::<Entity, With<Stand>>().iter(world));
+    for e in doomed {
+        world.despawn(e);
+    }
+    world.remove_resource::<Battlefield>();
+}
+
+/// Puts the scenario in the `Battlefield` resource's place at start-up.
+pub(crate) fn plugin(app: &mut App) {
+    if let Some(b) = app.world().get_resource::<Battlefield>().cloned() {
+        spawn_scenario(app.world_mut(), &b.scenario, &b.source);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_scenario_spawns_stands_with_frontages() {
+        let scenario = crate::scenario::default_scenario();
+        let mut world = World::new();
+        spawn_scenario(&mut world, &scenario, "test");
+        let units: Vec<Unit> = world.query::<&Unit>().iter(&world).cloned().collect();
+        let expected: usize = scenario.sides.iter().flat_map(|s| &s.brigades).map(|b| b.units.len()).sum();
+        assert_eq!(units.len(), expected);
+        for u in &units {
+            let figures: u32 = u.stands.iter().map(|&s| world.get::<Stand>(s).unwrap().figures).sum();
+            assert_eq!(figures, u.figures, "{}: stands carry every figure (1.1-1.3)", u.name);
+        }
+        let stands = world.query::<(&Stand, &Footprint)>().iter(&world).count();
+        assert!(stands > units.len());
+    }
+}

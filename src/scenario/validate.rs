@@ -1,0 +1,379 @@
+//! Checks a parsed scenario against the rules and common sense. Every problem names its place.
+
+use std::collections::HashMap;
+
+use bevy::math::Vec2;
+
+use super::basing::{self, LOOSE_ORDER_GAP, SKIRMISH_GAP};
+use super::locate::Locus;
+use super::model::*;
+use crate::table::footprint::Footprint;
+
+/// The largest table a file may ask for, inches (40 feet: no club has a bigger one).
+pub const MAX_TABLE: f32 = 480.0;
+/// Stands may touch, not overlap, at set-up (6.5); this much is forgiven for rounding.
+pub const OVERLAP_TOLERANCE: f32 = 0.02;
+
+pub type Problem = (Locus, String);
+
+struct Check<'a> {
+    scenario: &'a Scenario,
+    problems: Vec<Problem>,
+    /// How many items of each name we have passed, so duplicates point at the right one.
+    seen: HashMap<&'a str, usize>,
+}
+
+pub fn validate(scenario: &Scenario) -> Vec<Problem> {
+    let mut c = Check { scenario, problems: Vec::new(), seen: HashMap::new() };
+    if !c.table() {
+        // Everything else is placed on the table: with no sound table, more messages would mislead.
+        return c.problems;
+    }
+    c.terrain();
+    c.sides();
+    c.objectives();
+    c.problems
+}
+
+fn finite(p: Point) -> bool {
+    p[0].is_finite() && p[1].is_finite()
+}
+
+impl<'a> Check<'a> {
+    fn push(&mut self, locus: Locus, message: impl Into<String>) {
+        self.problems.push((locus, message.into()));
+    }
+
+    /// Locus of the next item called `name`, counting repeats.
+    fn item(&mut self, name: &'a str) -> Locus {
+        let n = self.seen.entry(name).or_default();
+        *n += 1;
+        Locus::item(name).nth(*n - 1)
+    }
+
+    fn on_table(&self, p: Point) -> bool {
+        let t = self.scenario.table;
+        finite(p) && p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= t.width && p[1] <= t.depth
+    }
+
+    /// Checks the table, basing and turn limit; false when the table itself is unusable.
+    fn table(&mut self) -> bool {
+        let t = self.scenario.table;
+        let before = self.problems.len();
+        for (v, f) in [(t.width, "width"), (t.depth, "depth")] {
+            if !v.is_finite() || !(6.0..=MAX_TABLE).contains(&v) {
+                self.push(Locus::top("table").field(f), format!("table {f} must be 6 to {MAX_TABLE} inches, not {v}"));
+            }
+        }
+        let b = self.scenario.basing;
+        for (v, f) in [(b.infantry_depth, "infantry_depth"), (b.cavalry_depth, "cavalry_depth"), (b.artillery_depth, "artillery_depth")] {
+            if !v.is_finite() || !(0.25..=6.0).contains(&v) {
+                self.push(Locus::top("basing").field(f), format!("{f} must be 1/4\" to 6\", not {v}"));
+            }
+        }
+        if let Some(turns) = self.scenario.turn_limit
+            && !(1..=200).contains(&turns)
+        {
+            self.push(Locus::top("turn_limit"), format!("turn_limit must be 1 to 200, not {turns}"));
+        }
+        !self.problems[before..].iter().any(|(l, _)| l.fields.first() == Some(&"table"))
+    }
+
+    fn points(&mut self, locus: &Locus, field: &'static str, points: &[Point], min: usize) {
+        if points.len() < min {
+            self.push(locus.clone().field(field), format!("{field} needs at least {min} points, has {}", points.len()));
+        } else if points.len() > 10_000 {
+            self.push(locus.clone().field(field), format!("{field} has {} points; 10000 is the most", points.len()));
+        } else if let Some(p) = points.iter().find(|p| !self.on_table(**p)) {
+            self.push(locus.clone().field(field), format!("point {p:?} is off the {}\" x {}\" table", self.scenario.table.width, self.scenario.table.depth));
+        } else if min >= 3 && self_intersects(points) {
+            self.push(locus.clone().field(field), "outline crosses itself; list the corners in order around the edge");
+        }
+    }
+
+    fn terrain(&mut self) {
+        let mut names: HashMap<&str, usize> = HashMap::new();
+        for t in &self.scenario.terrain {
+            let locus = self.item(t.name());
+            *names.entry(t.name()).or_default() += 1;
+            if names[t.name()] == 2 {
+                self.push(locus.clone(), format!("two terrain features are called \"{}\"; names must be unique", t.name()));
+            }
+            match t {
+                Terrain::Woods { outline, .. } | Terrain::Field { outline, .. } => self.points(&locus, "outline", outline, 3),
+                Terrain::Hill { outline, elevation, .. } => {
+                    self.points(&locus, "outline", outline, 3);
+                    if !(1..=10).contains(elevation) {
+                        self.push(locus.field("elevation"), format!("hill elevation must be 1 to 10 levels, not {elevation}"));
+                    }
+                }
+                Terrain::Town { outline, capacity, .. } => {
+                    self.points(&locus, "outline", outline, 3);
+                    if !(1..=40).contains(capacity) {
+                        self.push(locus.field("capacity"), format!("town capacity must be 1 to 40 stands (6.13), not {capacity}"));
+                    }
+                }
+                Terrain::Stream { path, width, fords, .. } => {
+                    self.points(&locus, "path", path, 2);
+                    if !width.is_finite() || !(0.1..=12.0).contains(width) {
+                        self.push(locus.clone().field("width"), format!("stream width must be 0.1\" to 12\", not {width}"));
+                    }
+                    for ford in fords {
+                        let near = finite(ford.at)
+                            && polyline_distance(path, Vec2::from(ford.at)) <= width / 2.0 + 0.5;
+                        if !near {
+                            self.push(locus.clone().field("fords"), format!("ford at {:?} is not on the stream", ford.at));
+                        }
+                        if !ford.width.is_finite() || !(0.5..=24.0).contains(&ford.width) {
+                            self.push(locus.clone().field("fords"), format!("ford width must be 1/2\" to 24\", not {}", ford.width));
+                        }
+                    }
+                }
+                Terrain::Road { path, width, .. } => {
+                    self.points(&locus, "path", path, 2);
+                    if !width.is_finite() || !(0.25..=6.0).contains(width) {
+                        self.push(locus.field("width"), format!("road width must be 1/4\" to 6\", not {width}"));
+                    }
+                }
+                Terrain::Obstacle { path, .. } => self.points(&locus, "path", path, 2),
+                Terrain::Building { at, size, facing, capacity, .. } => {
+                    if !self.on_table(*at) {
+                        self.push(locus.clone().field("at"), format!("building at {at:?} is off the table"));
+                    }
+                    if !finite(*size) || !(0.25..=24.0).contains(&size[0]) || !(0.25..=24.0).contains(&size[1]) {
+                        self.push(locus.clone().field("size"), format!("building size must be 1/4\" to 24\" each way, not {size:?}"));
+                    }
+                    if !facing.is_finite() {
+                        self.push(locus.clone().field("facing"), "facing must be a number of degrees");
+                    }
+                    if !(1..=10).contains(capacity) {
+                        self.push(locus.field("capacity"), format!("building capacity must be 1 to 10 stands (6.13), not {capacity}"));
+                    }
+                }
+            }
+        }
+    }
+
+    fn commander(&mut self, c: &'a Commander) {
+        if let Some(at) = c.at
+            && !self.on_table(at)
+        {
+            let locus = self.item(&c.name).field("at");
+            self.push(locus, format!("commander {} at {at:?} is off the table", c.name));
+        }
+    }
+
+    fn sides(&mut self) {
+        let s = self.scenario;
+        if s.sides.len() != 2 {
+            self.push(Locus::top("sides"), format!("a battle needs exactly two sides, this file has {}", s.sides.len()));
+        }
+        let mut chits: HashMap<u32, &str> = HashMap::new();
+        let mut unit_names: HashMap<&str, usize> = HashMap::new();
+        let mut brigade_names: HashMap<&str, usize> = HashMap::new();
+        let mut placed: Vec<(&'a Unit, Locus, Vec<Footprint>)> = Vec::new();
+        for side in &s.sides {
+            self.item(&side.name);
+            if let Some(c) = &side.commander {
+                self.commander(c);
+            }
+            if side.brigades.is_empty() {
+                let locus = Locus::item(&side.name).field("brigades");
+                self.push(locus, format!("side {} has no brigades", side.name));
+            }
+            for brigade in &side.brigades {
+                let locus = self.item(&brigade.name);
+                *brigade_names.entry(&brigade.name).or_default() += 1;
+                if brigade_names[brigade.name.as_str()] == 2 {
+                    self.push(locus.clone(), format!("two brigades are called \"{}\"", brigade.name));
+                }
+                if let Some(other) = chits.insert(brigade.chit, &brigade.name) {
+                    self.push(locus.clone().field("chit"), format!("chit {} is already brigade {other}'s: each brigade needs its own numbered chit (4.3)", brigade.chit));
+                }
+                self.commander(&brigade.commander);
+                if brigade.units.is_empty() {
+                    self.push(locus.field("units"), format!("brigade {} has no units (4.1)", brigade.name));
+                }
+                for unit in &brigade.units {
+                    let locus = self.item(&unit.name);
+                    *unit_names.entry(&unit.name).or_default() += 1;
+                    if unit_names[unit.name.as_str()] == 2 {
+                        self.push(locus.clone(), format!("two units are called \"{}\"; unit names must be unique", unit.name));
+                    }
+                    if let Some(stands) = self.unit(unit, &locus) {
+                        placed.push((unit, locus, stands));
+                    }
+                }
+            }
+        }
+        self.attachments(&placed);
+        self.overlaps(&placed);
+    }
+
+    /// One unit's own checks; returns its stands when it can be laid out.
+    fn unit(&mut self, u: &Unit, locus: &Locus) -> Option<Vec<Footprint>> {
+        let rules = self.scenario.optional_rules;
+        let problems_before = self.problems.len();
+        let is_artillery = matches!(u.arm, Arm::Artillery { .. });
+        match (u.arm, u.formation) {
+            (Arm::Artillery { .. }, Formation::Limbered | Formation::Unlimbered) => {}
+            (Arm::Artillery { .. }, f) => self.push(locus.clone().field("formation"), format!("artillery is Limbered or Unlimbered (5.0), not {f:?}")),
+            (_, f @ (Formation::Limbered | Formation::Unlimbered)) => self.push(locus.clone().field("formation"), format!("only artillery can be {f:?} (5.0)")),
+            (Arm::Cavalry, f @ (Formation::Skirmish | Formation::LooseOrder)) => self.push(locus.clone().field("formation"), format!("cavalry form column or line, not {f:?} (5.0)")),
+            (Arm::Infantry, Formation::Skirmish) => {
+                let able = matches!(u.unit_type, UnitType::Light | UnitType::Indian) || (u.unit_type == UnitType::Militia && u.can_skirmish);
+                if !able {
+                    let why = if u.unit_type == UnitType::Militia { "militia skirmish only when the scenario gives them can_skirmish: true" } else { "only Light, Indian and some Militia infantry can form skirmish line" };
+                    self.push(locus.clone().field("formation"), format!("{:?} infantry cannot skirmish: {why} (5.3)", u.unit_type));
+                }
+            }
+            (Arm::Infantry, Formation::LooseOrder) => {
+                if !rules.loose_order {
+                    self.push(locus.clone().field("formation"), "loose order is optional rule 5.4: turn on optional_rules.loose_order");
+                } else if !matches!(u.unit_type, UnitType::Militia | UnitType::Indian) {
+                    self.push(locus.clone().field("formation"), format!("only Militia and Indian infantry adopt loose order (5.4), not {:?}", u.unit_type));
+                }
+            }
+            _ => {}
+        }
+        if rules.indians_skirmish_only && u.unit_type == UnitType::Indian && u.formation != Formation::Skirmish {
+            self.push(locus.clone().field("formation"), "with optional rule 5.5 Indians can only be in skirmish line");
+        }
+        if u.can_skirmish && u.unit_type != UnitType::Militia {
+            self.push(locus.clone().field("can_skirmish"), "can_skirmish is for Militia (5.3); Lights and Indians skirmish anyway, others never");
+        }
+        match (is_artillery, u.weapon) {
+            (true, Some(w)) => self.push(locus.clone().field("weapon"), format!("artillery carries no small arms; remove weapon: Some({w:?})")),
+            (false, None) => self.push(locus.clone().field("name"), format!("{} needs a weapon (8.3: Musket, Rifle, Carbine, Fusil or Bow)", u.name)),
+            _ => {}
+        }
+        if let Arm::Artillery { gun, galloper: true } = u.arm
+            && gun != GunSize::Light
+        {
+            self.push(locus.clone().field("arm"), "galloper guns are light guns of 3-4 lb (7.6)");
+        }
+        if is_artillery && u.figures_per_stand.is_some() {
+            self.push(locus.clone().field("figures_per_stand"), "an artillery unit is one stand with a crew figure a gun (1.3)");
+        }
+        if u.arm == Arm::Infantry && u.figures_per_stand == Some(3) && !rules.loose_order {
+            self.push(locus.clone().field("figures_per_stand"), "3 militia to a 2\" stand comes with optional rule 5.4 (loose_order)");
+        }
+        if let Some(cv) = u.cv
+            && !(1..=9).contains(&cv)
+        {
+            self.push(locus.clone().field("cv"), format!("cv must be 1 to 9 (a D10 reads 0-9), not {cv}"));
+        }
+        if let Some(gap) = u.gap {
+            let range = match u.formation {
+                Formation::Skirmish => Some(SKIRMISH_GAP),
+                Formation::LooseOrder => Some(LOOSE_ORDER_GAP),
+                _ => None,
+            };
+            match range {
+                None => self.push(locus.clone().field("gap"), format!("gap is only for skirmish line or loose order; {:?} stands touch", u.formation)),
+                Some((lo, hi)) if !gap.is_finite() || gap < lo || gap > hi => {
+                    self.push(locus.clone().field("gap"), format!("a {:?} gap is {lo}\" to {hi}\" (5.3, 5.4), not {gap}", u.formation))
+                }
+                _ => {}
+            }
+        }
+        if u.attached_to.is_some() && !is_artillery {
+            self.push(locus.clone().field("attached_to"), "only an artillery stand can be attached to a unit (7.5)");
+        }
+        if !u.facing.is_finite() {
+            self.push(locus.clone().field("facing"), "facing must be a bearing in degrees");
+        }
+        if !finite(u.at) {
+            self.push(locus.clone().field("at"), "position must be two finite numbers of inches");
+        }
+        let stands = match basing::layout(u, &self.scenario.basing) {
+            Ok(stands) => stands,
+            Err(e) => {
+                self.push(locus.clone().field("figures"), e.to_string());
+                return None;
+            }
+        };
+        if self.problems.len() > problems_before {
+            return None;
+        }
+        let stands: Vec<Footprint> = stands.into_iter().map(|(f, _)| f).collect();
+        let t = self.scenario.table;
+        let off = stands.iter().flat_map(|s| s.corners()).find(|c| c.x < -0.01 || c.y < -0.01 || c.x > t.width + 0.01 || c.y > t.depth + 0.01);
+        if let Some(c) = off {
+            self.push(locus.clone().field("at"), format!("{} has a stand off the table (a corner at {:.1}, {:.1})", u.name, c.x, c.y));
+            return None;
+        }
+        Some(stands)
+    }
+
+    fn attachments(&mut self, placed: &[(&Unit, Locus, Vec<Footprint>)]) {
+        for (u, locus, stands) in placed {
+            let Some(host) = &u.attached_to else { continue };
+            let side_of = |name: &str| self.scenario.sides.iter().position(|s| s.brigades.iter().any(|b| b.units.iter().any(|x| x.name == name)));
+            match placed.iter().find(|(h, _, _)| &h.name == host) {
+                None => self.push(locus.clone().field("attached_to"), format!("no unit called \"{host}\" to attach to")),
+                Some((h, _, host_stands)) => {
+                    if h.arm != Arm::Infantry {
+                        self.push(locus.clone().field("attached_to"), format!("artillery attaches to infantry (7.5); {host} is {:?}", h.arm));
+                    } else if side_of(host) != side_of(&u.name) {
+                        self.push(locus.clone().field("attached_to"), format!("{host} is on the other side"));
+                    } else {
+                        let gap = stands.iter().flat_map(|a| host_stands.iter().map(|b| a.distance(b))).fold(f32::INFINITY, f32::min);
+                        if gap > 0.05 {
+                            self.push(locus.clone().field("attached_to"), format!("an attached gun must touch its unit (7.5); it is {gap:.1}\" from {host}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn overlaps(&mut self, placed: &[(&Unit, Locus, Vec<Footprint>)]) {
+        for (i, (a, locus, sa)) in placed.iter().enumerate() {
+            for (b, _, sb) in &placed[i + 1..] {
+                if sa.iter().any(|x| sb.iter().any(|y| x.overlaps(y, OVERLAP_TOLERANCE))) {
+                    self.push(locus.clone().field("at"), format!("{} overlaps {} at set-up: units may not interpenetrate (6.5)", a.name, b.name));
+                }
+            }
+        }
+    }
+
+    fn objectives(&mut self) {
+        for o in &self.scenario.objectives {
+            let locus = self.item(&o.name);
+            if !self.on_table(o.at) {
+                self.push(locus.clone().field("at"), format!("objective at {:?} is off the table", o.at));
+            }
+            if !o.radius.is_finite() || !(0.5..=48.0).contains(&o.radius) {
+                self.push(locus.field("radius"), format!("objective radius must be 1/2\" to 48\", not {}", o.radius));
+            }
+        }
+    }
+}
+
+/// Shortest distance from a point to a polyline.
+pub fn polyline_distance(path: &[Point], p: Vec2) -> f32 {
+    path.windows(2)
+        .map(|w| {
+            let (a, b) = (Vec2::from(w[0]), Vec2::from(w[1]));
+            let ab = b - a;
+            let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+            p.distance(a + ab * t)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Whether any two non-adjacent edges of a closed outline cross.
+fn self_intersects(points: &[Point]) -> bool {
+    let n = points.len();
+    let p = |i: usize| Vec2::from(points[i % n]);
+    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    (0..n).any(|i| {
+        ((i + 2)..n).filter(|&j| !(i == 0 && j == n - 1)).any(|j| {
+            let (a, b, c, d) = (p(i), p(i + 1), p(j), p(j + 1));
+            let (d1, d2) = (cross(c, d, a), cross(c, d, b));
+            let (d3, d4) = (cross(a, b, c), cross(a, b, d));
+            d1 * d2 < 0.0 && d3 * d4 < 0.0
+        })
+    })
+}

@@ -1,0 +1,110 @@
+//! Firing arcs (OTP 8.1): a formed unit fires out to 45° from each end of its front; a
+//! skirmish line (5.3) and a bent line (6.4) measure from each stand.
+
+use bevy::math::Vec2;
+use serde::Serialize;
+
+use super::footprint::{Footprint, bearing_vector};
+use super::geom::{clip_half_plane, signed_area};
+use super::situation::UnitInfo;
+use crate::scenario::model::Formation;
+
+/// Less ground than this (square inches) inside an arc is a boundary touched, not a target seen.
+const AREA_EPS: f32 = 1e-5;
+
+/// How a unit's arc is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum FireMode {
+    /// One arc from the two ends of the unit's front (8.1).
+    Unit,
+    /// Each stand has its own arc: skirmish line (5.3) and bent line (8.1, 6.4).
+    PerStand,
+    /// Cannot fire: a march column, or limbered guns (8.13).
+    None,
+}
+
+pub fn fire_mode(unit: &UnitInfo) -> FireMode {
+    match unit.formation {
+        Formation::Column | Formation::Limbered => FireMode::None,
+        Formation::Skirmish => FireMode::PerStand,
+        _ if unit.is_bent() => FireMode::PerStand,
+        _ => FireMode::Unit,
+    }
+}
+
+/// The ground in front of a front edge, out to 45° beyond each end: three half-planes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arc {
+    pub front_left: Vec2,
+    pub front_right: Vec2,
+    pub facing: f32,
+    planes: [(Vec2, Vec2); 3],
+}
+
+impl Arc {
+    /// The arc of a front edge from `front_left` to `front_right`, facing `facing`.
+    pub fn new(front_left: Vec2, front_right: Vec2, facing: f32) -> Arc {
+        // The left boundary runs from the left end at 45° outward of straight ahead; the ground
+        // inside it lies towards the bearing 45° right of the facing, and the mirror on the right.
+        let planes = [
+            (front_left, bearing_vector(facing)),
+            (front_left, bearing_vector(facing + 45.0)),
+            (front_right, bearing_vector(facing - 45.0)),
+        ];
+        Arc { front_left, front_right, facing, planes }
+    }
+
+    pub fn of_stand(f: &Footprint) -> Arc {
+        Arc::new(f.front_left(), f.front_right(), f.facing)
+    }
+
+    /// The whole unit's arc (8.1): from the outer front corners of its end stands; a column's
+    /// front is its head stand.
+    pub fn of_unit(unit: &UnitInfo) -> Option<Arc> {
+        let head = unit.stands.first()?.footprint;
+        if unit.in_column() {
+            return Some(Arc::of_stand(&head));
+        }
+        let right = head.right();
+        let key = |p: &Vec2| p.dot(right);
+        let left = unit.stands.iter().map(|s| s.footprint.front_left()).min_by(|a, b| key(a).total_cmp(&key(b)))?;
+        let rightmost = unit.stands.iter().map(|s| s.footprint.front_right()).max_by(|a, b| key(a).total_cmp(&key(b)))?;
+        Some(Arc::new(left, rightmost, head.facing))
+    }
+
+    /// The arc a given stand fires through: its own, or its unit's.
+    pub fn for_stand(unit: &UnitInfo, stand: usize) -> Option<Arc> {
+        match fire_mode(unit) {
+            FireMode::PerStand => unit.stands.get(stand).map(|s| Arc::of_stand(&s.footprint)),
+            _ => Arc::of_unit(unit),
+        }
+    }
+
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.planes.iter().all(|&(o, n)| (p - o).dot(n) >= 0.0)
+    }
+
+    /// The part of a convex polygon inside the arc (empty when none). `tmp` is scratch space.
+    pub fn clip(&self, poly: &[Vec2], out: &mut Vec<Vec2>, tmp: &mut Vec<Vec2>) {
+        out.clear();
+        out.extend_from_slice(poly);
+        for &(o, n) in &self.planes {
+            clip_half_plane(out, o, n, tmp);
+            std::mem::swap(out, tmp);
+            if out.len() < 3 {
+                out.clear();
+                return;
+            }
+        }
+        if signed_area(out).abs() <= AREA_EPS {
+            out.clear();
+        }
+    }
+
+    /// True when some of the polygon lies inside the arc.
+    pub fn reaches(&self, poly: &[Vec2]) -> bool {
+        let (mut out, mut tmp) = (Vec::with_capacity(8), Vec::with_capacity(8));
+        self.clip(poly, &mut out, &mut tmp);
+        !out.is_empty()
+    }
+}

@@ -1,0 +1,373 @@
+//! Line of sight (OTP 8.8, 8.9) and woods on the sight line (8.7).
+//!
+//! A line runs from the centre of a firing stand to a point on the target: its corners and
+//! points at most 1" apart along every edge. The target is seen when any such line is clear.
+//! Other units (friend or foe), towns, buildings and hills block; woods (and tall crops, which
+//! 8.7 lists with light woods) do not block outright but are measured, since 1" or more of
+//! them on the line calls for a visibility roll that belongs to the rules engine.
+
+use bevy::math::Vec2;
+use serde::Serialize;
+
+use super::geom::{Aabb, EPS, footprint_interval, point_segment_distance, polygon_intervals};
+use super::situation::{Outline, Situation};
+use crate::scenario::model::{FieldKind, Terrain, WoodsDensity};
+
+/// Inches of woods a sight line crosses, by density (8.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct WoodsCrossed {
+    pub light: f32,
+    pub regular: f32,
+    pub dense: f32,
+}
+
+impl WoodsCrossed {
+    pub fn total(&self) -> f32 {
+        self.light + self.regular + self.dense
+    }
+    /// 8.7: a line must cross less than 1" of woods to avoid checking visibility.
+    pub fn needs_visibility_roll(&self) -> bool {
+        self.total() >= 1.0 - EPS
+    }
+    fn add(&mut self, density: WoodsDensity, inches: f32) {
+        match density {
+            WoodsDensity::Light => self.light += inches,
+            WoodsDensity::Regular => self.regular += inches,
+            WoodsDensity::Dense => self.dense += inches,
+        }
+    }
+}
+
+/// What a sight line may pass over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SightOptions {
+    /// 8.9: artillery firing ball fires over units on lower ground than the guns.
+    pub ball: bool,
+}
+
+/// One stand's view of a target.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Sight {
+    pub clear: bool,
+    /// Woods on the clear line that crosses the least of them (0 when not clear).
+    pub woods: WoodsCrossed,
+    /// When not clear: what blocks, nearest the firer first.
+    pub blocked_by: Vec<String>,
+}
+
+/// Scratch space for the sight-line sweep, reused from pair to pair.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Stands (flat indices) and features near the firer and the target.
+    stands: Vec<usize>,
+    features: Vec<usize>,
+    samples: Vec<Vec2>,
+    cuts: Vec<f32>,
+    spans: Vec<(f32, f32)>,
+    pub clip: Vec<Vec2>,
+    pub tmp: Vec<Vec2>,
+}
+
+/// Points on the target that a sight line may reach: corners, and along every edge at most 1"
+/// apart (so a long artillery front or a 2" stand has points between its corners).
+fn target_samples(s: &Situation, target: usize, out: &mut Vec<Vec2>) {
+    out.clear();
+    for st in s.unit_stands(target) {
+        let c = &st.corners;
+        for i in 0..4 {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            let n = a.distance(b).ceil().max(1.0) as usize;
+            out.extend((0..n).map(|k| a.lerp(b, k as f32 / n as f32)));
+        }
+    }
+}
+
+impl Scratch {
+    /// Gathers the stands and terrain that could stand between the two units: everything
+    /// touching the capsule around the line joining their centres, as wide as the wider unit.
+    fn gather(&mut self, s: &Situation, firer: usize, target: usize) {
+        let (_, ca, ra) = s.spans[firer];
+        let (_, cb, rb) = s.spans[target];
+        let r = ra.max(rb);
+        let area = Aabb::of(&[ca, cb]).grow(r);
+        self.stands.clear();
+        s.grid.query(area, |i| {
+            let st = &s.stands[i];
+            if st.unit != firer && st.unit != target && point_segment_distance(st.footprint.centre, ca, cb) <= r + st.radius {
+                self.stands.push(i);
+            }
+        });
+        self.features.clear();
+        self.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+    }
+}
+
+/// What a feature does to sight.
+enum SightRole {
+    Blocks,
+    Hill(u32),
+    Woods(WoodsDensity),
+    Nothing,
+}
+
+fn role(t: &Terrain) -> SightRole {
+    match t {
+        Terrain::Town { .. } | Terrain::Building { .. } => SightRole::Blocks,
+        Terrain::Hill { elevation, .. } => SightRole::Hill(*elevation),
+        Terrain::Woods { density, .. } => SightRole::Woods(*density),
+        // 8.7: crops have the visibility of light woods.
+        Terrain::Field { kind: FieldKind::TallCrops, .. } => SightRole::Woods(WoodsDensity::Light),
+        _ => SightRole::Nothing,
+    }
+}
+
+/// One sight line from a firing stand's centre `a` (ground level `ea`) to a point `b` on the
+/// target. Returns the woods crossed, or None when blocked. With `names`, every blocker is
+/// recorded (distance from `a`, name) instead of stopping at the first.
+#[allow(clippy::too_many_arguments)]
+fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightOptions, mut names: Option<&mut Vec<(f32, String)>>) -> Option<WoodsCrossed> {
+    let len = a.distance(b);
+    if len <= EPS {
+        return Some(WoodsCrossed::default());
+    }
+    let bbox = Aabb::of(&[a, b]);
+    let mut blocked = false;
+    let mut block = |t: f32, name: &str, names: &mut Option<&mut Vec<(f32, String)>>| {
+        blocked = true;
+        if let Some(n) = names.as_deref_mut() {
+            n.push((t * len, name.to_string()));
+        }
+        names.is_none()
+    };
+    // 8.8: a firer on higher ground sees over a blocker nearer to it than to the target.
+    let seen_over = |elevation: u32, t_exit: f32| ea > elevation && t_exit < 0.5;
+
+    for &i in &sc.stands {
+        let st = &s.stands[i];
+        if point_segment_distance(st.footprint.centre, a, b) > st.radius {
+            continue;
+        }
+        let Some((t0, t1)) = footprint_interval(&st.footprint, st.right, st.forward, a, b) else { continue };
+        if (t1 - t0) * len <= EPS || seen_over(st.elevation, t1) || (opts.ball && st.elevation < ea) {
+            continue;
+        }
+        if block(t0, &s.unit(st.unit).name, &mut names) {
+            return None;
+        }
+    }
+
+    let mut woods = WoodsCrossed::default();
+    let mut eb: Option<u32> = None;
+    for k in 0..sc.features.len() {
+        let f = &s.features[sc.features[k]];
+        let Outline::Area(poly) = &f.outline else { continue };
+        if !f.bbox.overlaps(&bbox) {
+            continue;
+        }
+        let t = &s.terrain()[f.index];
+        let role = role(t);
+        if let SightRole::Nothing = role {
+            continue;
+        }
+        if let SightRole::Hill(e) = role {
+            // 8.8: a hill blocks where the line crosses ground higher than both its ends.
+            if e <= ea || e <= *eb.get_or_insert_with(|| s.ground_elevation(b)) {
+                continue;
+            }
+        }
+        polygon_intervals(poly, a, b, &mut sc.cuts, &mut sc.spans);
+        for &(t0, t1) in &sc.spans {
+            let inches = (t1 - t0) * len;
+            if inches <= EPS {
+                continue;
+            }
+            let ground = || s.ground_elevation(a.lerp(b, (t0 + t1) / 2.0));
+            match role {
+                SightRole::Hill(_) => {
+                    if block(t0, t.name(), &mut names) {
+                        return None;
+                    }
+                }
+                // A town or building one stands in (or fires into) does not hide the other side.
+                SightRole::Blocks if t0 * len > EPS && t1 * len < len - EPS && !seen_over(ground(), t1) => {
+                    if block(t0, t.name(), &mut names) {
+                        return None;
+                    }
+                }
+                SightRole::Woods(density) if !seen_over(ground(), t1) => woods.add(density, inches),
+                _ => {}
+            }
+        }
+    }
+    (!blocked).then_some(woods)
+}
+
+/// Sight from one stand (index within the firer unit) to the target unit.
+pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, target: usize, opts: SightOptions, report: bool) -> Sight {
+    let st = s.unit_stands(firer)[stand];
+    let mut samples = std::mem::take(&mut sc.samples);
+    target_samples(s, target, &mut samples);
+    let mut best: Option<WoodsCrossed> = None;
+    for &p in &samples {
+        if let Some(w) = line(s, sc, st.footprint.centre, st.elevation, p, opts, None)
+            && best.is_none_or(|b| w.total() < b.total())
+        {
+            best = Some(w);
+            if w.total() <= 0.0 {
+                break; // nothing can beat a clear line through open ground
+            }
+        }
+    }
+    let mut sight = Sight { clear: best.is_some(), woods: best.unwrap_or_default(), blocked_by: Vec::new() };
+    if !sight.clear && report {
+        let mut found: Vec<(f32, String)> = Vec::new();
+        for &p in &samples {
+            line(s, sc, st.footprint.centre, st.elevation, p, opts, Some(&mut found));
+        }
+        sight.blocked_by = nearest_first(found);
+    }
+    sc.samples = samples;
+    sight
+}
+
+/// Names by their least distance, nearest first, each once.
+pub(crate) fn nearest_first(mut found: Vec<(f32, String)>) -> Vec<String> {
+    found.sort_by(|x, y| x.0.total_cmp(&y.0).then_with(|| x.1.cmp(&y.1)));
+    let mut names: Vec<String> = Vec::new();
+    for (_, n) in found {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
+/// Sight from every stand of `firer` to `target` (8.8: "from the center of each firing stand").
+pub fn sight(s: &Situation, firer: usize, target: usize, opts: SightOptions) -> Vec<Sight> {
+    let mut sc = Scratch::default();
+    sc.gather(s, firer, target);
+    (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, target, opts, true)).collect()
+}
+
+/// Prepares scratch space for questions about one firer and one target.
+pub(crate) fn prepare(s: &Situation, sc: &mut Scratch, firer: usize, target: usize) {
+    sc.gather(s, firer, target);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::model::{Construction, Formation, GunSize, Point};
+    use crate::table::situation::UnitInfo;
+    use crate::table::testing::{close, rect, v, with_terrain};
+
+    /// One 2" stand at (19..21, 9.25..10) facing up the table, and a 16-figure line 5" away
+    /// facing it, front from (16, 15) to (24, 15).
+    fn pair() -> Vec<UnitInfo> {
+        vec![
+            UnitInfo::foot("Firer", 0, 4, Formation::Line, v(20.0, 10.0), 0.0),
+            UnitInfo::foot("Target", 1, 16, Formation::Line, v(20.0, 15.0), 180.0),
+        ]
+    }
+
+    fn look(units: Vec<UnitInfo>, terrain: Vec<Terrain>, ball: bool) -> Sight {
+        let s = with_terrain(units, terrain);
+        sight(&s, 0, 1, SightOptions { ball })[0].clone()
+    }
+
+    fn hill(name: &str, elevation: u32, outline: Vec<Point>) -> Terrain {
+        Terrain::Hill { name: name.into(), elevation, outline, slope: None }
+    }
+
+    fn woods(density: WoodsDensity, outline: Vec<Point>) -> Terrain {
+        Terrain::Woods { name: "Woods".into(), density, outline, disorder: None }
+    }
+
+    fn blocker(x: f32, y: f32, figures: u32) -> UnitInfo {
+        UnitInfo::foot("Blocker", 0, figures, Formation::Line, v(x, y), 0.0)
+    }
+
+    #[test]
+    fn open_ground_is_clear() {
+        // OTP 8.8
+        let v = look(pair(), vec![], false);
+        assert!(v.clear && v.woods.total() == 0.0 && v.blocked_by.is_empty());
+    }
+
+    #[test]
+    fn any_other_unit_blocks() {
+        // OTP 8.8: "blocked by any other unit (friendly or enemy)". An 8" line across the whole
+        // view blocks and is named; a 2" stand leaves lines to the target's ends clear.
+        let mut units = pair();
+        units.push(blocker(20.0, 13.0, 16));
+        let v = look(units, vec![], false);
+        assert!(!v.clear);
+        assert_eq!(v.blocked_by, vec!["Blocker".to_string()]);
+        let mut units = pair();
+        units.push(blocker(20.0, 13.0, 4));
+        assert!(look(units, vec![], false).clear, "8.8: to any portion of the target");
+    }
+
+    #[test]
+    fn towns_and_buildings_block_but_not_the_one_you_stand_in() {
+        // OTP 8.8: towns and buildings block; a unit in a town fires out of it.
+        let town = |outline| Terrain::Town { name: "Town".into(), outline, capacity: 5 };
+        let v = look(pair(), vec![town(rect(10.0, 12.0, 30.0, 13.5))], false);
+        assert_eq!((v.clear, v.blocked_by), (false, vec!["Town".to_string()]));
+        let house = Terrain::Building { name: "House".into(), at: [20.0, 12.5], size: [12.0, 1.0], facing: 0.0, construction: Construction::Stone, capacity: 1 };
+        assert!(!look(pair(), vec![house], false).clear);
+        assert!(look(pair(), vec![town(rect(15.0, 8.0, 25.0, 11.0))], false).clear, "firing out of the town");
+        assert!(look(pair(), vec![town(rect(10.0, 14.0, 30.0, 17.0))], false).clear, "firing into the town");
+    }
+
+    #[test]
+    fn hills_block_ground_higher_than_both_ends() {
+        // OTP 8.8: a hill between two units on lower ground blocks; from the hill itself the
+        // line crosses no ground higher than the firer.
+        assert!(!look(pair(), vec![hill("Knoll", 1, rect(10.0, 11.5, 30.0, 13.5))], false).clear);
+        assert!(look(pair(), vec![hill("Knoll", 1, rect(10.0, 5.0, 30.0, 13.5))], false).clear);
+        let v = look(pair(), vec![hill("Knoll", 1, rect(10.0, 11.5, 30.0, 13.5))], false);
+        assert_eq!(v.blocked_by, vec!["Knoll".to_string()]);
+    }
+
+    #[test]
+    fn higher_firer_sees_over_blockers_nearer_itself() {
+        // OTP 8.8: a unit higher than a blocker sees over it when the blocker is closer to the
+        // firer than to the target. Firer on a level-1 hill; the blocker (level 0) 2" ahead
+        // is seen over, the same blocker 4" ahead (nearer the target) is not.
+        let knoll = || vec![hill("Knoll", 1, rect(10.0, 5.0, 30.0, 11.0))];
+        let mut near = pair();
+        near.push(blocker(20.0, 12.0, 16));
+        assert!(look(near, knoll(), false).clear);
+        let mut far = pair();
+        far.push(blocker(20.0, 14.0, 16));
+        assert!(!look(far.clone(), knoll(), false).clear);
+        assert!(!look(far, vec![], false).clear);
+    }
+
+    #[test]
+    fn artillery_ball_fires_over_lower_units() {
+        // OTP 8.9: guns on a level-1 hill firing ball clear a level-0 unit anywhere on the
+        // line; not a unit on the same hill.
+        let guns = UnitInfo::battery("Guns", 0, GunSize::Medium, 2, Formation::Unlimbered, v(20.0, 10.0), 0.0);
+        let target = UnitInfo::foot("Target", 1, 16, Formation::Line, v(20.0, 20.0), 180.0);
+        let units = vec![guns, target, blocker(20.0, 17.0, 16)];
+        let knoll = || vec![hill("Knoll", 1, rect(10.0, 5.0, 30.0, 11.0))];
+        assert!(!look(units.clone(), knoll(), false).clear);
+        assert!(look(units.clone(), knoll(), true).clear);
+        let ridge = vec![hill("Ridge", 1, rect(10.0, 5.0, 30.0, 18.0))];
+        assert!(!look(units, ridge, true).clear, "the blocker is as high as the guns");
+    }
+
+    #[test]
+    fn woods_on_the_line_are_measured() {
+        // OTP 8.7: less than 1" of woods needs no visibility roll; crops count as light woods.
+        let v = look(pair(), vec![woods(WoodsDensity::Regular, rect(10.0, 14.0, 30.0, 20.0))], false);
+        assert!(v.clear && close(v.woods.regular, 1.0) && v.woods.needs_visibility_roll(), "{v:?}");
+        let v = look(pair(), vec![woods(WoodsDensity::Dense, rect(10.0, 14.5, 30.0, 20.0))], false);
+        assert!(close(v.woods.dense, 0.5) && !v.woods.needs_visibility_roll());
+        let crops = Terrain::Field { name: "Wheat".into(), kind: FieldKind::TallCrops, outline: rect(10.0, 13.0, 30.0, 20.0) };
+        let v = look(pair(), vec![crops], false);
+        assert!(close(v.woods.light, 2.0), "{v:?}");
+    }
+}

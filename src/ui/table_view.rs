@@ -1,0 +1,556 @@
+//! The table: terrain (from `picture::table`, cached until the battlefield changes), the troops
+//! drawn each frame from their stands (`picture::unit`, `picture::commander`), labels that stay
+//! readable at any zoom, hover and selection, panning and zooming with the mouse, the scale bar.
+
+use std::time::Instant;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use egui::{Color32, Pos2, Rect};
+
+use super::camera::View;
+use super::paint::{self, LabelStyle, Prepared, Taken};
+use super::ruler::Ruler;
+use super::{FreeRect, UiSet, root_ui};
+use crate::picture::{self, LabelKind, Shape, UnitLook, palette};
+use crate::scenario::model::{Scenario, Terrain};
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
+use crate::table::footprint::Footprint;
+
+/// The unit whose sheet is shown, and the one under the pointer.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct Selection {
+    pub unit: Option<Entity>,
+    pub hovered: Option<Entity>,
+}
+
+/// A table point to treat as hovered when the real pointer is elsewhere (`OTP_HOVER`).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct HoverPreset(pub Option<Vec2>);
+
+/// The table without troops, as shapes ready to paint; rebuilt when the battlefield changes.
+#[derive(Resource, Default)]
+pub(crate) struct TableCache {
+    body: Vec<Prepared>,
+    labels: Vec<Shape>,
+    width: f32,
+    depth: f32,
+}
+
+impl TableCache {
+    fn rebuild(&mut self, scenario: &Scenario) {
+        let picture = picture::table(scenario);
+        self.width = picture.width;
+        self.depth = picture.depth;
+        let (labels, body): (Vec<Shape>, Vec<Shape>) = picture.shapes.into_iter().partition(|s| matches!(s, Shape::Label { .. }));
+        self.body = body.into_iter().map(Prepared::new).collect();
+        self.labels = labels;
+    }
+}
+
+/// One unit's stands as drawn this frame, for hovering and the ruler.
+#[derive(Clone, Debug)]
+pub(crate) struct UnitGeom {
+    pub entity: Entity,
+    pub name: String,
+    pub stands: Vec<Footprint>,
+}
+
+#[derive(Resource, Default)]
+pub(crate) struct Troops(pub Vec<UnitGeom>);
+
+/// How many frames have painted the table, and when the first did.
+#[derive(Resource, Default)]
+pub(crate) struct TableFrames {
+    pub count: u32,
+    pub first_at: Option<Instant>,
+}
+
+/// The unit with a stand under `p` (stands widened by `tolerance` inches); the last drawn wins.
+pub(crate) fn unit_at(troops: &[UnitGeom], p: Vec2, tolerance: f32) -> Option<&UnitGeom> {
+    let hit = |f: &Footprint| Footprint { frontage: f.frontage + 2.0 * tolerance, depth: f.depth + 2.0 * tolerance, ..*f }.contains(p);
+    troops.iter().rev().find(|u| u.stands.iter().any(hit))
+}
+
+/// Zoom at which terrain labels show their full description rather than the name alone.
+const FULL_TERRAIN_TEXT_PPI: f32 = 28.0;
+/// Below this zoom only objectives keep their labels.
+const TERRAIN_LABELS_MIN_PPI: f32 = 6.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Selection>()
+        .init_resource::<TableCache>()
+        .init_resource::<Troops>()
+        .init_resource::<TableFrames>()
+        .init_resource::<HoverPreset>()
+        .add_systems(EguiPrimaryContextPass, draw_table.in_set(UiSet::Table).run_if(super::fonts_ready));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_table(
+    mut contexts: EguiContexts,
+    free: Res<FreeRect>,
+    battlefield: Option<Res<Battlefield>>,
+    mut cache: ResMut<TableCache>,
+    mut view: ResMut<View>,
+    mut selection: ResMut<Selection>,
+    mut ruler: ResMut<Ruler>,
+    mut troops: ResMut<Troops>,
+    mut frames: ResMut<TableFrames>,
+    hover_preset: Res<HoverPreset>,
+    sides: Query<&SideInfo>,
+    units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
+    stands: Query<&Footprint, With<Stand>>,
+    commanders: Query<&Commander>,
+    brigades: Query<&Brigade>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let Some(battlefield) = battlefield else { return Ok(()) };
+    if battlefield.is_changed() || cache.body.is_empty() {
+        cache.rebuild(&battlefield.scenario);
+    }
+    let (width, depth) = (cache.width, cache.depth);
+    if selection.unit.is_some_and(|e| units.get(e).is_err()) {
+        selection.unit = None;
+    }
+
+    let side_colour = |i: usize| sides.iter().find(|s| s.index == i).map(|s| s.colour).unwrap_or(SIDE_COLOURS[i % SIDE_COLOURS.len()]);
+    let side_name = |i: usize| sides.iter().find(|s| s.index == i).map(|s| s.name.clone()).unwrap_or_default();
+
+    // This frame's troops, in a steady order (by side, brigade chit, then as spawned).
+    let mut list: Vec<(Entity, &Unit, bool)> = units.iter().collect();
+    list.sort_by_key(|(e, u, _)| (u.side, brigades.get(u.brigade).map(|b| b.chit).unwrap_or(0), *e));
+    troops.0 = list
+        .iter()
+        .map(|(e, u, _)| UnitGeom { entity: *e, name: u.name.clone(), stands: u.stands.iter().filter_map(|&s| stands.get(s).ok().copied()).collect() })
+        .collect();
+
+    let mut root = root_ui(&ctx, "table_root", free.0);
+    let frame = egui::Frame::NONE.fill(paint::colour(palette::BACKGROUND));
+    egui::CentralPanel::default().frame(frame).show(&mut root, |ui| {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
+        view.rect = response.rect;
+        if view.fit_pending {
+            view.fit(width, depth);
+            if let Some((centre, ppi)) = view.preset.take() {
+                view.centre = centre;
+                view.ppi = ppi.clamp(super::camera::MIN_PPI, super::camera::MAX_PPI);
+            }
+        }
+
+        // Pan: right or middle drag, or left drag when the ruler is off. Zoom: the wheel, to the cursor.
+        let primary_pans = !ruler.enabled;
+        if response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {
+            view.pan_by_screen(response.drag_delta());
+            ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
+        }
+        if let Some(pos) = response.hover_pos() {
+            let notches: f32 = ui.input(|i| {
+                i.events
+                    .iter()
+                    .map(|e| match e {
+                        egui::Event::MouseWheel { unit, delta, .. } => match unit {
+                            egui::MouseWheelUnit::Line => delta.y,
+                            egui::MouseWheelUnit::Point => delta.y / 40.0,
+                            egui::MouseWheelUnit::Page => delta.y * 4.0,
+                        },
+                        _ => 0.0,
+                    })
+                    .sum()
+            });
+            let pinch = ui.input(|i| i.multi_touch().map(|t| t.zoom_delta).unwrap_or(1.0));
+            if notches != 0.0 || pinch != 1.0 {
+                view.zoom_at(pos, 1.2f32.powf(notches.clamp(-6.0, 6.0)) * pinch);
+            }
+        }
+        view.clamp_to(width, depth);
+        let view = *view;
+        let tolerance = 3.0 / view.ppi;
+
+        // What is under the pointer.
+        let pointer_pos = hover_preset.0.map(|p| view.to_screen(p)).or(response.hover_pos());
+        let pointer = pointer_pos.map(|p| view.to_table(p));
+        let hovered = pointer.and_then(|p| unit_at(&troops.0, p, tolerance)).map(|u| u.entity);
+        selection.hovered = hovered;
+        let hovered_commander = if hovered.is_none() {
+            pointer.and_then(|p| commanders.iter().find(|c| c.at.distance(p) <= (0.5f32).max(8.0 / view.ppi)))
+        } else {
+            None
+        };
+
+        // Ruler drags and selection clicks.
+        if ruler.enabled {
+            if response.drag_started_by(egui::PointerButton::Primary) {
+                let origin = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos());
+                if let Some(o) = origin {
+                    ruler.from = Some(view.to_table(o));
+                    ruler.to = ruler.from;
+                    ruler.dragging = true;
+                }
+            }
+            if ruler.dragging && response.dragged_by(egui::PointerButton::Primary) && let Some(p) = response.interact_pointer_pos() {
+                ruler.to = Some(view.to_table(p));
+            }
+            if response.drag_stopped() {
+                ruler.dragging = false;
+            }
+            if response.hovered() && !response.dragged() {
+                ctx.set_cursor_icon(egui::CursorIcon::Crosshair);
+            }
+        }
+        if response.clicked() {
+            selection.unit = hovered;
+        }
+        if hovered.is_some() && !response.dragged() && !ruler.enabled {
+            ctx.set_cursor_icon(egui::CursorIcon::PointingHand);
+        }
+
+        // Terrain, grid and objectives.
+        let mut out: Vec<egui::Shape> = Vec::with_capacity(cache.body.len() * 2);
+        for p in &cache.body {
+            paint::shape(&view, &p.shape, &p.triangles, &mut out);
+        }
+
+        // The troops: selected unit last, so its outline is on top.
+        let mut taken = Taken::default();
+        let mut unit_labels: Vec<(Shape, Vec2, bool)> = Vec::new();
+        let mut order: Vec<&(Entity, &Unit, bool)> = list.iter().collect();
+        order.sort_by_key(|(e, _, _)| Some(*e) == selection.unit);
+        for (e, u, marker) in order {
+            let geom = troops.0.iter().find(|g| g.entity == *e);
+            let Some(geom) = geom.filter(|g| !g.stands.is_empty()) else { continue };
+            let selected = selection.unit == Some(*e);
+            let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour: side_colour(u.side), morale_marker: *marker, selected };
+            let (mut shapes, mut labels) = (Vec::new(), Vec::new());
+            picture::unit(&look, &geom.stands, &mut shapes, &mut labels);
+            troop_shapes(&ctx, &view, &shapes, &mut out, &mut taken);
+            if hovered == Some(*e) && !selected {
+                for f in &geom.stands {
+                    let pts: Vec<Pos2> = f.corners().iter().map(|&c| view.to_screen(c)).collect();
+                    out.push(egui::Shape::closed_line(pts, egui::Stroke::new(2.5, Color32::from_rgba_unmultiplied(255, 255, 255, 230))));
+                }
+            }
+            for f in &geom.stands {
+                taken.add(paint::screen_bounds(&view, &f.corners()));
+            }
+            let centre = geom.stands.iter().map(|f| f.centre).sum::<Vec2>() / geom.stands.len() as f32;
+            unit_labels.extend(labels.into_iter().map(|l| (l, centre, selected)));
+        }
+        let mut commander_labels: Vec<(Shape, Vec2)> = Vec::new();
+        for c in &commanders {
+            let (mut shapes, mut labels) = (Vec::new(), Vec::new());
+            picture::commander(&c.name, c.at, side_colour(c.side), &mut shapes, &mut labels);
+            troop_shapes(&ctx, &view, &shapes, &mut out, &mut taken);
+            let r = (0.5 * view.ppi).max(3.0);
+            taken.add(Rect::from_center_size(view.to_screen(c.at), egui::vec2(2.0 * r, 2.0 * r)));
+            commander_labels.extend(labels.into_iter().map(|l| (l, c.at)));
+        }
+
+        // Labels, most important first: the selected unit, units, commanders, objectives, terrain.
+        unit_labels.sort_by_key(|(_, _, selected)| !*selected);
+        let mut label_shapes: Vec<egui::Shape> = Vec::new();
+        for (l, centre, selected) in &unit_labels {
+            let Shape::Label { at, text, size, colour, .. } = l else { continue };
+            let px = paint::label_px(LabelKind::Unit, *size, view.ppi);
+            let g = paint::galley(&ctx, text, px, true, paint::colour(*colour));
+            let style = if *selected {
+                LabelStyle::Tag { border: Some(Color32::from_rgb(40, 34, 20)), fill: paint::colour(palette::SELECTED) }
+            } else {
+                LabelStyle::Tag { border: None, fill: paint::TAG_FILL }
+            };
+            let size = paint::label_rect(&g, Pos2::ZERO, style).size();
+            let away = View::dir_to_screen(*at - *centre);
+            let r = paint::place_away(size, view.to_screen(*at), away, &taken, view.rect);
+            taken.add(r);
+            paint::label(g, r.center(), style, &mut label_shapes);
+        }
+        for (l, at_commander) in &commander_labels {
+            let Shape::Label { at, text, size, colour, .. } = l else { continue };
+            let px = paint::label_px(LabelKind::Unit, *size, view.ppi) * 0.92;
+            let g = paint::galley(&ctx, text, px, false, paint::colour(*colour));
+            let style = LabelStyle::Tag { border: None, fill: Color32::from_rgba_unmultiplied(236, 232, 214, 190) };
+            let size = paint::label_rect(&g, Pos2::ZERO, style).size();
+            let away = View::dir_to_screen(*at - *at_commander);
+            let r = paint::place_away(size, view.to_screen(*at), away, &taken, view.rect);
+            taken.add(r);
+            paint::label(g, r.center(), style, &mut label_shapes);
+        }
+        let mut terrain_labels: Vec<&Shape> = cache.labels.iter().collect();
+        terrain_labels.sort_by_key(|l| !matches!(l, Shape::Label { colour, .. } if *colour == palette::OBJECTIVE));
+        for l in terrain_labels {
+            let Shape::Label { at, text, size, colour, kind } = l else { continue };
+            let objective = *colour == palette::OBJECTIVE;
+            if !objective && view.ppi < TERRAIN_LABELS_MIN_PPI {
+                continue;
+            }
+            let px = paint::label_px(*kind, *size, view.ppi);
+            let halo = LabelStyle::Halo(Color32::from_rgba_unmultiplied(246, 242, 226, 170));
+            let centre = view.to_screen(*at);
+            let full = view.ppi >= FULL_TERRAIN_TEXT_PPI || objective;
+            let mut candidates = vec![];
+            if full {
+                candidates.push(text.as_str());
+            }
+            if paint::short_label(text) != text || !full {
+                candidates.push(paint::short_label(text));
+            }
+            if objective {
+                // Objectives always keep their label: below the star, else above, beside.
+                let g = paint::galley(&ctx, text, px, true, paint::colour(*colour));
+                let size = paint::label_rect(&g, Pos2::ZERO, halo).size();
+                let dirs = [egui::vec2(0.0, 1.0), egui::vec2(0.0, -1.0), egui::vec2(1.0, 0.0), egui::vec2(-1.0, 0.0)];
+                let r = paint::place_near(size, centre, &dirs, &taken, view.rect);
+                taken.add(r);
+                paint::label(g, r.center(), halo, &mut label_shapes);
+                continue;
+            }
+            for t in candidates {
+                let g = paint::galley(&ctx, t, px, false, paint::colour(*colour));
+                let r = paint::label_rect(&g, centre, halo);
+                if !r.intersects(view.rect) {
+                    break;
+                }
+                if !taken.hits(r) {
+                    taken.add(r);
+                    paint::label(g, centre, halo, &mut label_shapes);
+                    break;
+                }
+            }
+        }
+        painter.extend(out);
+        painter.extend(label_shapes);
+
+        scale_bar(&ctx, &painter, &view);
+        status_line(&ctx, &painter, &view, pointer, &battlefield.scenario);
+        if ruler.enabled {
+            hint(&ctx, &painter, &view, "Ruler: drag to measure · ends on a stand measure edge to edge · R or Esc to put it away");
+        }
+
+        // The tooltip for the unit or commander under the pointer.
+        if !response.dragged() && let Some(pos) = pointer_pos {
+            if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)) {
+                tooltip(&ctx, pos, |ui| {
+                    ui.horizontal(|ui| {
+                        swatch(ui, side_colour(u.side));
+                        ui.label(egui::RichText::new(&u.name).strong().size(15.0));
+                    });
+                    let brigade = brigades.get(u.brigade).map(|b| format!("{} (chit {})", b.name, b.chit)).unwrap_or_default();
+                    ui.label(format!("{} · {brigade}", side_name(u.side)));
+                    ui.label(format!("{} · CV {}", super::unit_sheet::type_and_arm(u), u.cv));
+                    ui.label(format!("{} of {} figures · {} stands · {}", u.figures, u.initial_figures, u.stands.len(), super::unit_sheet::formation_name(u.formation)));
+                    if *marker {
+                        ui.label(egui::RichText::new("● Morale Marker").color(paint::colour(palette::MORALE_MARKER)));
+                    }
+                    if selection.unit != Some(*e) {
+                        ui.label(egui::RichText::new("Click for the unit sheet").weak().italics());
+                    }
+                });
+            } else if let Some(c) = hovered_commander {
+                tooltip(&ctx, pos, |ui| {
+                    ui.horizontal(|ui| {
+                        swatch(ui, side_colour(c.side));
+                        ui.label(egui::RichText::new(&c.name).strong().size(15.0));
+                    });
+                    let role = match c.brigade.and_then(|b| brigades.get(b).ok()) {
+                        Some(b) => format!("Commands {}", b.name),
+                        None => format!("Commands the {} army", side_name(c.side)),
+                    };
+                    ui.label(role);
+                    ui.label(format!("Rating: {}", super::unit_sheet::rating_text(c.rating)));
+                    ui.label(format!("Morale passes used: {}", c.morale_passes_used));
+                });
+            }
+        }
+    });
+
+    frames.count += 1;
+    if frames.first_at.is_none() {
+        frames.first_at = Some(Instant::now());
+    }
+    Ok(())
+}
+
+/// Troop shapes, with the morale badge's "M" sized to its badge rather than to the zoom.
+fn troop_shapes(ctx: &egui::Context, view: &View, shapes: &[Shape], out: &mut Vec<egui::Shape>, taken: &mut Taken) {
+    let mut badge: Option<(Vec2, f32)> = None;
+    for s in shapes {
+        match s {
+            Shape::Label { at, text, colour, .. } => {
+                let r = badge.filter(|(c, _)| c.distance(*at) < 0.01).map(|(_, r)| r).unwrap_or(paint::MORALE_BADGE_MIN_RADIUS);
+                let g = paint::galley(ctx, text, (r * 1.25).clamp(9.0, 22.0), true, paint::colour(*colour));
+                paint::label(g, view.to_screen(*at), LabelStyle::Plain, out);
+            }
+            Shape::Circle { centre, radius, fill, .. } => {
+                if *fill == Some(palette::MORALE_MARKER) {
+                    let r = (radius * view.ppi).max(paint::MORALE_BADGE_MIN_RADIUS);
+                    badge = Some((*centre, r));
+                    taken.add(Rect::from_center_size(view.to_screen(*centre), egui::vec2(2.0 * r, 2.0 * r)));
+                }
+                paint::shape(view, s, &[], out);
+            }
+            _ => paint::shape(view, s, &[], out),
+        }
+    }
+}
+
+fn swatch(ui: &mut egui::Ui, c: [u8; 3]) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+    ui.painter().rect(r, 2.0, paint::rgb(c), egui::Stroke::new(1.0, Color32::from_gray(20)), egui::StrokeKind::Inside);
+}
+
+fn tooltip(ctx: &egui::Context, pos: Pos2, add: impl FnOnce(&mut egui::Ui)) {
+    egui::Area::new(egui::Id::new("table_tooltip"))
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .fixed_pos(pos + egui::vec2(18.0, 18.0))
+        .constrain(true)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width(340.0);
+                add(ui);
+            });
+        });
+}
+
+/// A 0–6–12" style bar in the bottom-left corner, sized to the zoom.
+fn scale_bar(ctx: &egui::Context, painter: &egui::Painter, view: &View) {
+    // The longest of these that fits in about 240 points, split in two.
+    let total = [1.0f32, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0].into_iter().rev().find(|t| t * view.ppi <= 240.0).unwrap_or(1.0);
+    let len = total * view.ppi;
+    let origin = view.rect.left_bottom() + egui::vec2(18.0, -22.0);
+    let dark = Color32::from_rgb(25, 22, 18);
+    let light = Color32::from_rgb(240, 236, 220);
+    let plate = Rect::from_min_max(origin + egui::vec2(-10.0, -30.0), origin + egui::vec2(len + 22.0, 12.0));
+    let mut out = vec![egui::Shape::Rect(egui::epaint::RectShape::new(plate, 4.0, Color32::from_black_alpha(150), egui::Stroke::NONE, egui::StrokeKind::Inside))];
+    let h = 6.0;
+    let segments = if total >= 2.0 { 2 } else { 1 };
+    for i in 0..segments {
+        let x0 = origin.x + len * i as f32 / segments as f32;
+        let x1 = origin.x + len * (i + 1) as f32 / segments as f32;
+        let r = Rect::from_min_max(egui::pos2(x0, origin.y - h), egui::pos2(x1, origin.y));
+        let fill = if i % 2 == 0 { light } else { dark };
+        out.push(egui::Shape::Rect(egui::epaint::RectShape::new(r, 0.0, fill, egui::Stroke::new(1.0, light), egui::StrokeKind::Inside)));
+    }
+    for i in 0..=segments {
+        let v = total * i as f32 / segments as f32;
+        let x = origin.x + len * i as f32 / segments as f32;
+        let text = if i == segments { format!("{v}\"") } else { format!("{v}") };
+        let g = paint::galley(ctx, &text, 11.0, i == segments, light);
+        out.push(egui::Shape::galley(egui::pos2(x - g.size().x / 2.0, origin.y - h - 3.0 - g.size().y), g, light));
+    }
+    painter.extend(out);
+}
+
+/// Pointer position and the terrain under it, bottom right.
+fn status_line(ctx: &egui::Context, painter: &egui::Painter, view: &View, pointer: Option<Vec2>, scenario: &Scenario) {
+    let mut text = format!("{:.0} px/in", view.ppi);
+    if let Some(p) = pointer {
+        text = format!("{:.1}\", {:.1}\"   ·   {text}", p.x, p.y);
+        let here = terrain_at(scenario, p, 3.0 / view.ppi);
+        if !here.is_empty() {
+            text = format!("{}   ·   {text}", here.join("; "));
+        }
+    }
+    let light = Color32::from_rgb(236, 232, 214);
+    let g = paint::galley(ctx, &text, 12.0, false, light);
+    let pos = view.rect.right_bottom() + egui::vec2(-12.0 - g.size().x, -12.0 - g.size().y);
+    let plate = Rect::from_min_size(pos, g.size()).expand2(egui::vec2(8.0, 4.0));
+    painter.add(egui::Shape::Rect(egui::epaint::RectShape::new(plate, 4.0, Color32::from_black_alpha(150), egui::Stroke::NONE, egui::StrokeKind::Inside)));
+    painter.galley(pos, g, light);
+}
+
+fn hint(ctx: &egui::Context, painter: &egui::Painter, view: &View, text: &str) {
+    let light = Color32::from_rgb(250, 238, 170);
+    let g = paint::galley(ctx, text, 13.0, false, light);
+    let pos = egui::pos2(view.rect.center().x - g.size().x / 2.0, view.rect.top() + 10.0);
+    let plate = Rect::from_min_size(pos, g.size()).expand2(egui::vec2(10.0, 5.0));
+    painter.add(egui::Shape::Rect(egui::epaint::RectShape::new(plate, 5.0, Color32::from_black_alpha(170), egui::Stroke::new(1.0, light), egui::StrokeKind::Inside)));
+    painter.galley(pos, g, light);
+}
+
+fn dist_to_path(path: &[[f32; 2]], p: Vec2) -> f32 {
+    path.windows(2)
+        .map(|w| {
+            let (a, b) = (Vec2::from(w[0]), Vec2::from(w[1]));
+            let ab = b - a;
+            let t = ((p - a).dot(ab) / ab.length_squared().max(1e-9)).clamp(0.0, 1.0);
+            p.distance(a + ab * t)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+fn lower(x: impl std::fmt::Debug) -> String {
+    format!("{x:?}").to_lowercase()
+}
+
+/// What a wargamer needs to know about a terrain feature: kind, disordering type, cover, capacity.
+pub(crate) fn describe(t: &Terrain) -> String {
+    let kind = match t {
+        Terrain::Woods { density, .. } => format!("{} woods", lower(density)),
+        Terrain::Hill { elevation, .. } => format!("hill, elevation {elevation}"),
+        Terrain::Stream { kind, .. } => format!("{} stream", lower(kind)).replace("river stream", "river"),
+        Terrain::Obstacle { kind, .. } => match kind {
+            crate::scenario::model::ObstacleKind::StoneWall => "stone wall".into(),
+            k => lower(k),
+        },
+        Terrain::Road { .. } => "road".into(),
+        Terrain::Town { capacity, .. } => format!("town, {capacity} stands"),
+        Terrain::Building { construction, capacity, .. } => format!("{} building, {capacity} stands", lower(construction)),
+        Terrain::Field { kind, .. } => match kind {
+            crate::scenario::model::FieldKind::TallCrops => "tall crops".into(),
+            k => lower(k),
+        },
+    };
+    let mut parts = vec![kind];
+    if let Some(d) = t.disorder() {
+        parts.push(format!("type {d:?}"));
+    }
+    if let Some(c) = t.cover() {
+        parts.push(format!("{} cover", lower(c)));
+    }
+    format!("{}: {}", t.name(), parts.join(", "))
+}
+
+/// Terrain under a table point, topmost last; for hills only the highest contour.
+pub(crate) fn terrain_at(scenario: &Scenario, p: Vec2, tolerance: f32) -> Vec<String> {
+    let poly = |o: &[[f32; 2]]| o.iter().map(|&q| Vec2::from(q)).collect::<Vec<_>>();
+    let mut hill: Option<(u32, &Terrain)> = None;
+    let mut out = Vec::new();
+    for t in &scenario.terrain {
+        let here = match t {
+            Terrain::Hill { outline, elevation, .. } => {
+                if picture::inside(&poly(outline), p) && hill.is_none_or(|(e, _)| *elevation > e) {
+                    hill = Some((*elevation, t));
+                }
+                false
+            }
+            Terrain::Woods { outline, .. } | Terrain::Town { outline, .. } | Terrain::Field { outline, .. } => picture::inside(&poly(outline), p),
+            Terrain::Stream { path, width, .. } => dist_to_path(path, p) <= width / 2.0 + tolerance,
+            Terrain::Road { path, width, .. } => dist_to_path(path, p) <= width / 2.0 + tolerance,
+            Terrain::Obstacle { path, .. } => dist_to_path(path, p) <= 0.2 + tolerance,
+            Terrain::Building { at, size, facing, .. } => Footprint { centre: Vec2::from(*at), facing: *facing, frontage: size[0] + 2.0 * tolerance, depth: size[1] + 2.0 * tolerance }.contains(p),
+        };
+        if here {
+            out.push(describe(t));
+        }
+    }
+    if let Some((_, h)) = hill {
+        out.insert(0, describe(h));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terrain_under_a_point_reads_like_the_rules() {
+        let s = crate::scenario::default_scenario();
+        let here = terrain_at(&s, Vec2::new(5.0, 31.0), 0.0);
+        assert_eq!(here, vec!["Oak Wood: regular woods, type C, light cover".to_string()]);
+        let here = terrain_at(&s, Vec2::new(18.0, 17.0), 0.0);
+        assert!(here[0].starts_with("Long Ridge crest: hill, elevation 2"), "{here:?}");
+        assert!(terrain_at(&s, Vec2::new(36.0, 5.0), 0.0).iter().any(|t| t.starts_with("Camden Road: road")));
+    }
+}

@@ -1,0 +1,228 @@
+//! The unit sheet of the selected unit (OTP 4.2), in a side panel: what the paper sheet records,
+//! and the brigade commander's line of it.
+
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use egui::{Color32, RichText};
+
+use super::paint;
+use super::table_view::Selection;
+use super::{FreeRect, UiSet, root_ui};
+use crate::picture::palette;
+use crate::scenario::model::{Arm, Formation, GunSize, Rating, UnitType, Weapon};
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, sheet.in_set(UiSet::Panels))
+        .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
+}
+
+fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>) {
+    if keys.just_pressed(KeyCode::Escape) {
+        selection.unit = None;
+    }
+}
+
+pub(crate) fn type_name(t: UnitType) -> &'static str {
+    match t {
+        UnitType::Militia => "Militia",
+        UnitType::StateLine => "State Line",
+        UnitType::Line => "Line",
+        UnitType::Light => "Light",
+        UnitType::Indian => "Indian",
+        UnitType::Elite => "Elite",
+    }
+}
+
+pub(crate) fn arm_name(a: Arm) -> String {
+    match a {
+        Arm::Infantry => "Infantry".into(),
+        Arm::Cavalry => "Cavalry".into(),
+        Arm::Artillery { gun, galloper } => {
+            let gun = match gun {
+                GunSize::Light => "light guns (under 6 lb)",
+                GunSize::Medium => "medium guns (6–9 lb)",
+                GunSize::Heavy => "heavy guns (12 lb and up)",
+            };
+            if galloper { format!("Artillery, {gun}, galloper (7.6)") } else { format!("Artillery, {gun}") }
+        }
+    }
+}
+
+/// "Line infantry", "Militia cavalry", "Line artillery, medium guns (6–9 lb)".
+pub(crate) fn type_and_arm(u: &Unit) -> String {
+    format!("{} {}", type_name(u.unit_type), arm_name(u.arm).to_lowercase())
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+pub(crate) fn formation_name(f: Formation) -> &'static str {
+    match f {
+        Formation::Column => "column",
+        Formation::Line => "line",
+        Formation::Skirmish => "skirmish line",
+        Formation::LooseOrder => "loose order",
+        Formation::Limbered => "limbered",
+        Formation::Unlimbered => "unlimbered",
+    }
+}
+
+pub(crate) fn rating_text(r: Option<Rating>) -> String {
+    r.map(|r| format!("{r:?}")).unwrap_or_else(|| "not yet rolled".into())
+}
+
+fn weapon_name(w: Weapon) -> &'static str {
+    match w {
+        Weapon::Musket => "musket",
+        Weapon::Rifle => "rifle",
+        Weapon::Carbine => "carbine",
+        Weapon::Fusil => "fusil",
+        Weapon::Bow => "bow",
+    }
+}
+
+fn row(ui: &mut egui::Ui, key: &str, value: impl Into<egui::WidgetText>) {
+    ui.label(RichText::new(key).weak());
+    ui.label(value);
+    ui.end_row();
+}
+
+fn section(ui: &mut egui::Ui, title: &str) {
+    ui.add_space(6.0);
+    ui.label(RichText::new(title).strong().size(13.5).color(Color32::from_rgb(226, 214, 170)));
+    ui.separator();
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sheet(
+    mut contexts: EguiContexts,
+    mut free: ResMut<FreeRect>,
+    mut selection: ResMut<Selection>,
+    units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
+    stands: Query<&Stand>,
+    brigades: Query<&Brigade>,
+    commanders: Query<&Commander>,
+    sides: Query<&SideInfo>,
+    battlefield: Option<Res<Battlefield>>,
+) -> Result {
+    let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut root = root_ui(&ctx, "sheet_root", free.0);
+    let side = sides.iter().find(|s| s.index == unit.side);
+    let colour = side.map(|s| s.colour).unwrap_or(SIDE_COLOURS[unit.side % SIDE_COLOURS.len()]);
+    let brigade = brigades.get(unit.brigade).ok();
+    let mut select: Option<Option<Entity>> = None;
+    let response = egui::Panel::right("unit_sheet").resizable(true).default_size(320.0).size_range(260.0..=520.0).show(&mut root, |ui| {
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            let (r, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+            ui.painter().rect(r, 3.0, paint::rgb(colour), egui::Stroke::new(1.0, Color32::from_gray(15)), egui::StrokeKind::Inside);
+            ui.label(RichText::new(&unit.name).heading().strong());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button(RichText::new("×").size(16.0)).on_hover_text("Close the sheet (Esc)").clicked() {
+                    select = Some(None);
+                }
+            });
+        });
+        ui.label(RichText::new("Unit sheet (OTP 4.2)").weak().italics());
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            section(ui, "Unit");
+            egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+                row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());
+                row(ui, "Brigade", brigade.map(|b| format!("{} — chit {}", b.name, b.chit)).unwrap_or_default());
+                row(ui, "Type", type_name(unit.unit_type));
+                row(ui, "Arm", arm_name(unit.arm));
+                row(ui, "CV", RichText::new(unit.cv.to_string()).strong());
+                let weapons = match unit.weapon {
+                    Some(w) => format!("{}, {}", capitalised(weapon_name(w)), if unit.bayonets { "bayonets" } else { "no bayonets" }),
+                    None if matches!(unit.arm, Arm::Artillery { .. }) => "Guns".into(),
+                    None => "None".into(),
+                };
+                row(ui, "Weapons", weapons);
+                row(ui, "Initial figures", unit.initial_figures.to_string());
+                let lost = unit.initial_figures.saturating_sub(unit.figures);
+                let current = if lost > 0 { RichText::new(format!("{} ({lost} lost)", unit.figures)).color(Color32::from_rgb(240, 150, 120)) } else { RichText::new(unit.figures.to_string()) };
+                row(ui, "Current figures", current.strong());
+                let per: Vec<String> = unit.stands.iter().filter_map(|&s| stands.get(s).ok()).map(|s| s.figures.to_string()).collect();
+                row(ui, "Stands", format!("{} ({} figures)", per.len(), per.join(" + ")));
+                row(ui, "Formation", capitalised(formation_name(unit.formation)));
+                if unit.can_skirmish && unit.unit_type == UnitType::Militia {
+                    row(ui, "Skirmish", "may form skirmish line (5.3)");
+                }
+                let volley = match unit.arm {
+                    Arm::Infantry if unit.initial_volley_used => RichText::new("Used"),
+                    Arm::Infantry => RichText::new("Not yet fired (−1 on the first, 8.5)"),
+                    _ => RichText::new("— (infantry only)").weak(),
+                };
+                row(ui, "Initial volley", volley);
+                row(ui, "Rebuild attempts", unit.rebuild_attempts.to_string());
+                let morale = if marker { RichText::new("● Morale Marker").color(paint::colour(palette::MORALE_MARKER)).strong() } else { RichText::new("None") };
+                row(ui, "Morale", morale);
+                // Guns attached to this unit, or the unit these guns are attached to (7.5).
+                let guns: Vec<(Entity, &Unit)> = units.iter().filter(|(_, u, _)| u.attached_to == Some(entity)).map(|(e, u, _)| (e, u)).collect();
+                if let Some(host) = unit.attached_to.and_then(|h| units.get(h).ok()) {
+                    ui.label(RichText::new("Attached to").weak());
+                    if ui.link(&host.1.name).clicked() {
+                        select = Some(Some(host.0));
+                    }
+                    ui.end_row();
+                } else if !matches!(unit.arm, Arm::Artillery { .. }) {
+                    ui.label(RichText::new("Attached artillery").weak());
+                    if guns.is_empty() {
+                        ui.label("None");
+                    } else {
+                        ui.vertical(|ui| {
+                            for (e, g) in &guns {
+                                if ui.link(format!("{} — {}", g.name, arm_name(g.arm).to_lowercase())).clicked() {
+                                    select = Some(Some(*e));
+                                }
+                            }
+                        });
+                    }
+                    ui.end_row();
+                }
+            });
+
+            if let Some(b) = brigade {
+                section(ui, "Brigade commander");
+                let c = commanders.get(b.commander).ok();
+                egui::Grid::new("commander_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+                    row(ui, "Name", RichText::new(c.map(|c| c.name.clone()).unwrap_or_default()).strong());
+                    row(ui, "Kind", c.map(|c| format!("{:?}", c.kind)).unwrap_or_default());
+                    let rating = c.and_then(|c| c.rating);
+                    let text = RichText::new(rating_text(rating));
+                    row(ui, "Rating", if rating.is_some() { text.strong() } else { text.italics().weak() });
+                    row(ui, "Morale passes used", c.map(|c| c.morale_passes_used.to_string()).unwrap_or_default());
+                });
+
+                section(ui, &format!("{} (chit {})", b.name, b.chit));
+                let mut mates: Vec<(Entity, &Unit, bool)> = units.iter().filter(|(_, u, _)| u.brigade == unit.brigade).collect();
+                // In the scenario's order, as on the paper sheet.
+                let listed: Vec<&str> = battlefield
+                    .as_ref()
+                    .and_then(|bf| bf.scenario.sides.get(unit.side))
+                    .and_then(|s| s.brigades.iter().find(|x| x.name == b.name))
+                    .map(|x| x.units.iter().map(|u| u.name.as_str()).collect())
+                    .unwrap_or_default();
+                mates.sort_by_key(|(e, u, _)| (listed.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
+                for (e, u, m) in mates {
+                    ui.horizontal(|ui| {
+                        let text = format!("{} — {} figs, CV {}{}", u.name, u.figures, u.cv, if m { " · M" } else { "" });
+                        if ui.selectable_label(e == entity, text).clicked() {
+                            select = Some(Some(e));
+                        }
+                    });
+                }
+            }
+        });
+    });
+    free.0.max.x = free.0.max.x.min(response.response.rect.min.x);
+    if let Some(s) = select {
+        selection.unit = s;
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! The window in a real X server: `otp play --screenshot` on the default scenario, then a look at
+//! the picture. A `harness = false` test (winit wants the main thread; the window runs in a child
+//! process anyway). Without `DISPLAY` it starts its own `Xvfb` and stops it at the end.
+//!
+//! The screenshot is left at `<target>/screenshots/window-default.png` for people to look at.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use otp::picture::palette;
+use otp::scenario::spawn::SIDE_COLOURS;
+
+/// Software rendering (llvmpipe) on two cores is slow, but not this slow.
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+/// An X server this test started; killed when dropped.
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_xvfb() -> Result<(String, Xvfb), String> {
+    let n = (99..400).find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists() && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()).ok_or("no free X display number")?;
+    let display = format!(":{n}");
+    let child = Command::new("Xvfb")
+        .args([display.as_str(), "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                "DISPLAY is unset and Xvfb is not installed: install the `xvfb` package (apt-get install xvfb) or run under an X server".to_string()
+            } else {
+                format!("could not start Xvfb: {e}")
+            }
+        })?;
+    let mut server = Xvfb(child);
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+    let t = Instant::now();
+    while !socket.exists() {
+        if let Ok(Some(status)) = server.0.try_wait() {
+            return Err(format!("Xvfb {display} exited at once ({status})"));
+        }
+        if t.elapsed() > Duration::from_secs(15) {
+            return Err(format!("Xvfb {display} did not come up in 15 s"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((display, server))
+}
+
+fn screenshot_dir() -> PathBuf {
+    // <target>/tmp for integration tests: its parent is the target folder, wherever it is.
+    match option_env!("CARGO_TARGET_TMPDIR") {
+        Some(tmp) => Path::new(tmp).parent().unwrap_or(Path::new(tmp)).join("screenshots"),
+        None => std::env::temp_dir().join("otp-screenshots"),
+    }
+}
+
+/// Run `otp play --screenshot`, returning its stdout.
+fn play_screenshot(display: &str, out: &Path, env: &[(&str, &str)]) -> Result<String, String> {
+    let _ = std::fs::remove_file(out);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_otp"));
+    cmd.args(["play", "--screenshot"]).arg(out).env("DISPLAY", display).env_remove("WAYLAND_DISPLAY").stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("could not run otp: {e}"))?;
+    // Drain the pipes on threads so a chatty child never blocks.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let t = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(status);
+        }
+        if t.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let stdout = out_thread.join().unwrap_or_default();
+    let stderr = err_thread.join().unwrap_or_default();
+    let tail = |s: &str| s.lines().rev().take(25).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+    match status {
+        None => Err(format!("otp play did not exit within {} s\n--- stderr (tail) ---\n{}", TIMEOUT.as_secs(), tail(&stderr))),
+        Some(s) if !s.success() => Err(format!("otp play failed ({s})\n--- stdout ---\n{stdout}\n--- stderr (tail) ---\n{}", tail(&stderr))),
+        Some(_) if !out.is_file() => Err(format!("otp play exited but wrote no {}\n--- stdout ---\n{stdout}", out.display())),
+        Some(_) => Ok(stdout),
+    }
+}
+
+fn near(p: &[u8], c: [u8; 3], tolerance: i32) -> bool {
+    (0..3).all(|i| (p[i] as i32 - c[i] as i32).abs() <= tolerance)
+}
+
+struct Check {
+    name: &'static str,
+    result: Result<(), String>,
+}
+
+fn check(name: &'static str, ok: bool, detail: impl FnOnce() -> String) -> Check {
+    Check { name, result: if ok { Ok(()) } else { Err(detail()) } }
+}
+
+fn picture_checks(png: &Path) -> Vec<Check> {
+    let img = match image::open(png) {
+        Ok(i) => i.to_rgb8(),
+        Err(e) => return vec![Check { name: "screenshot_decodes", result: Err(format!("{}: {e}", png.display())) }],
+    };
+    let (w, h) = img.dimensions();
+    let total = (w * h) as f64;
+    let px: Vec<&[u8]> = img.pixels().map(|p| &p.0[..]).collect();
+    let cloth = [palette::CLOTH[0], palette::CLOTH[1], palette::CLOTH[2]];
+    let cloth_share = px.iter().filter(|p| near(p, cloth, 10)).count() as f64 / total;
+    let red = px.iter().filter(|p| near(p, SIDE_COLOURS[0], 14)).count();
+    let blue = px.iter().filter(|p| near(p, SIDE_COLOURS[1], 14)).count();
+    let mut distinct: Vec<[u8; 3]> = px.iter().step_by(7).map(|p| [p[0] & 0xF0, p[1] & 0xF0, p[2] & 0xF0]).collect();
+    distinct.sort();
+    distinct.dedup();
+    println!("  {}: {w}x{h}, cloth {:.1}%, red {red} px, blue {blue} px, {} colour bins", png.display(), cloth_share * 100.0, distinct.len());
+    vec![
+        check("screenshot_is_window_sized", w >= 640 && h >= 400, || format!("{w}x{h}")),
+        check("screenshot_is_not_blank", distinct.len() >= 20, || format!("only {} colour bins", distinct.len())),
+        check("table_cloth_covers_the_view", cloth_share >= 0.20, || format!("cloth colour on {:.1}% of pixels", cloth_share * 100.0)),
+        check("red_troops_are_drawn", red >= 40, || format!("{red} red pixels")),
+        check("blue_troops_are_drawn", blue >= 40, || format!("{blue} blue pixels")),
+    ]
+}
+
+fn main() -> ExitCode {
+    println!("\nrunning window test (otp play --screenshot on the default scenario)");
+    let mut _server = None;
+    let display = match std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) {
+        Some(d) => d,
+        None => match start_xvfb() {
+            Ok((d, s)) => {
+                println!("  started Xvfb on {d}");
+                _server = Some(s);
+                d
+            }
+            Err(e) => {
+                println!("test window ... FAILED\n  {e}\n\ntest result: FAILED. 0 passed; 1 failed");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let dir = screenshot_dir();
+    let _ = std::fs::create_dir_all(&dir);
+    let png = dir.join("window-default.png");
+    let t = Instant::now();
+    let mut checks = Vec::new();
+    match play_screenshot(&display, &png, &[]) {
+        Ok(stdout) => {
+            for line in stdout.lines() {
+                println!("  otp: {line}");
+            }
+            checks.push(check("first_frame_is_timed", stdout.contains("first frame after"), || "no 'first frame after N ms' line on stdout".into()));
+            checks.extend(picture_checks(&png));
+        }
+        Err(e) => checks.push(Check { name: "otp_play_saves_a_screenshot", result: Err(e) }),
+    }
+    println!("  ({:.1} s)", t.elapsed().as_secs_f32());
+    drop(_server);
+
+    let mut failed = 0;
+    for c in &checks {
+        match &c.result {
+            Ok(()) => println!("test {} ... ok", c.name),
+            Err(e) => {
+                failed += 1;
+                println!("test {} ... FAILED\n  {e}", c.name);
+            }
+        }
+    }
+    let passed = checks.len() - failed;
+    if failed == 0 {
+        println!("\ntest result: ok. {passed} passed; 0 failed");
+        ExitCode::SUCCESS
+    } else {
+        println!("\ntest result: FAILED. {passed} passed; {failed} failed");
+        ExitCode::FAILURE
+    }
+}
