@@ -6,6 +6,7 @@
 
 pub mod picture;
 pub mod render;
+pub mod rules;
 pub mod scenario;
 pub mod table;
 #[cfg(feature = "window")]

@@ -37,6 +37,15 @@ enum Command {
         #[arg(long, default_value_t = otp::render::DEFAULT_PNG_SCALE)]
         scale: f32,
     },
+    /// The geometry of a shot at set-up: range, arc, stands bearing, line of sight, enfilade.
+    Fire {
+        scenario: PathBuf,
+        firer: String,
+        target: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -45,6 +54,7 @@ fn main() -> ExitCode {
         Command::Play { file, screenshot } => play(file, screenshot),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
+        Command::Fire { scenario, firer, target, json } => fire(&scenario, &firer, &target, json),
     }
 }
 
@@ -84,6 +94,28 @@ fn render(file: &PathBuf, output: &PathBuf, scale: f32) -> ExitCode {
     match otp::render::write(&otp::picture::setup(&s), &s.name, output, scale) {
         Ok(()) => {
             println!("wrote {}", output.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn fire(file: &PathBuf, firer: &str, target: &str, json: bool) -> ExitCode {
+    let s = match load(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let situation = otp::table::situation::Situation::from_scenario(&s);
+    match otp::table::shot::shot(&situation, firer, target) {
+        Ok(shot) if json => {
+            println!("{}", serde_json::to_string_pretty(&shot).expect("shots serialise"));
+            ExitCode::SUCCESS
+        }
+        Ok(shot) => {
+            println!("{firer} firing at {target}\n{shot}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -70,7 +70,7 @@ fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 }
 
 /// The point of a stand nearest to `p` (p itself when inside).
-fn closest_on_stand(f: &Footprint, p: Vec2) -> Vec2 {
+pub(crate) fn closest_on_stand(f: &Footprint, p: Vec2) -> Vec2 {
     if f.contains(p) {
         return p;
     }

@@ -213,7 +213,7 @@ fn draw_table(
 
         // The troops: selected unit last, so its outline is on top.
         let mut taken = Taken::default();
-        let mut unit_labels: Vec<(Shape, Vec2, bool)> = Vec::new();
+        let mut unit_labels: Vec<(Shape, Vec2, bool, Entity)> = Vec::new();
         let mut order: Vec<&(Entity, &Unit, bool)> = list.iter().collect();
         order.sort_by_key(|(e, _, _)| Some(*e) == selection.unit);
         for (e, u, marker) in order {
@@ -234,7 +234,7 @@ fn draw_table(
                 taken.add(paint::screen_bounds(&view, &f.corners()));
             }
             let centre = geom.stands.iter().map(|f| f.centre).sum::<Vec2>() / geom.stands.len() as f32;
-            unit_labels.extend(labels.into_iter().map(|l| (l, centre, selected)));
+            unit_labels.extend(labels.into_iter().map(|l| (l, centre, selected, *e)));
         }
         let mut commander_labels: Vec<(Shape, Vec2)> = Vec::new();
         for c in &commanders {
@@ -247,9 +247,10 @@ fn draw_table(
         }
 
         // Labels, most important first: the selected unit, units, commanders, objectives, terrain.
-        unit_labels.sort_by_key(|(_, _, selected)| !*selected);
+        unit_labels.sort_by_key(|(_, _, selected, _)| !*selected);
         let mut label_shapes: Vec<egui::Shape> = Vec::new();
-        for (l, centre, selected) in &unit_labels {
+        let mut leaders: Vec<egui::Shape> = Vec::new();
+        for (l, centre, selected, entity) in &unit_labels {
             let Shape::Label { at, text, size, colour, .. } = l else { continue };
             let px = paint::label_px(LabelKind::Unit, *size, view.ppi);
             let g = paint::galley(&ctx, text, px, true, paint::colour(*colour));
@@ -260,8 +261,21 @@ fn draw_table(
             };
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
             let away = View::dir_to_screen(*at - *centre);
-            let r = paint::place_away(size, view.to_screen(*at), away, &taken, view.rect);
+            let wanted = view.to_screen(*at);
+            let r = paint::place_away(size, wanted, away, &taken, view.rect);
             taken.add(r);
+            // A label pushed out of its place keeps a thin leader line to its unit.
+            if r.center().distance(wanted) > size.y * 0.75
+                && let Some(geom) = troops.0.iter().find(|g| g.entity == *entity)
+            {
+                let target = view.to_table(r.center());
+                let foot = geom.stands.iter().map(|f| super::ruler::closest_on_stand(f, target)).min_by(|a, b| a.distance_squared(target).total_cmp(&b.distance_squared(target)));
+                if let Some(foot) = foot {
+                    let foot = view.to_screen(foot);
+                    let end = Pos2::new(foot.x.clamp(r.left() + 4.0, r.right() - 4.0), if foot.y > r.center().y { r.bottom() } else { r.top() });
+                    leaders.push(egui::Shape::line_segment([foot, end], egui::Stroke::new(1.2, Color32::from_rgba_unmultiplied(30, 26, 20, 170))));
+                }
+            }
             paint::label(g, r.center(), style, &mut label_shapes);
         }
         for (l, at_commander) in &commander_labels {
@@ -271,7 +285,8 @@ fn draw_table(
             let style = LabelStyle::Tag { border: None, fill: Color32::from_rgba_unmultiplied(236, 232, 214, 190) };
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
             let away = View::dir_to_screen(*at - *at_commander);
-            let r = paint::place_away(size, view.to_screen(*at), away, &taken, view.rect);
+            let dirs = [away, -away, egui::vec2(1.0, 0.0), egui::vec2(-1.0, 0.0)];
+            let r = paint::place_near(size, view.to_screen(*at), &dirs, &taken, view.rect);
             taken.add(r);
             paint::label(g, r.center(), style, &mut label_shapes);
         }
@@ -318,6 +333,7 @@ fn draw_table(
             }
         }
         painter.extend(out);
+        painter.extend(leaders);
         painter.extend(label_shapes);
 
         scale_bar(&ctx, &painter, &view);

@@ -1,0 +1,1 @@
+//! On to Philadelphia: dice, charts as data, and (to come) the engine.
