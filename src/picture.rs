@@ -445,10 +445,55 @@ pub fn commander(name: &str, at: Vec2, colour: [u8; 3], out: &mut Vec<Shape>, la
     labels.push(Shape::Label { at: at + Vec2::new(0.0, -0.95), text: name.to_string(), size: 0.45, colour: with_alpha(shade(colour, 0.55), 255), kind: LabelKind::Unit });
 }
 
+/// Rough width of a label in the same units as `size` (DejaVu Sans averages ~0.55 em a letter).
+pub fn label_width(text: &str, size: f32) -> f32 {
+    text.chars().count() as f32 * size * 0.55
+}
+
+/// Axis-aligned box of a label centred on `at`.
+fn label_box(at: Vec2, text: &str, size: f32) -> (Vec2, Vec2) {
+    let half = Vec2::new(label_width(text, size) / 2.0, size * 0.6);
+    (at - half, at + half)
+}
+
+fn boxes_overlap(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> bool {
+    a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+}
+
+/// Move unit labels that would overprint another label or a stand: each in turn tries small
+/// steps up and down the table until it is clear (labels of units side by side in a line stagger).
+/// `scale` converts a label's `size` into the units of `at` (1 for inches at 1:1).
+pub fn declutter(labels: &mut [Shape], stands: &[Footprint], scale: f32) {
+    let stand_boxes: Vec<(Vec2, Vec2)> = stands.iter().map(|f| bounds(&f.corners())).collect();
+    let mut placed: Vec<(Vec2, Vec2)> = Vec::new();
+    for shape in labels.iter_mut() {
+        let Shape::Label { at, text, size, kind, .. } = shape else { continue };
+        let size = *size * scale;
+        if *kind != LabelKind::Unit {
+            placed.push(label_box(*at, text, size));
+            continue;
+        }
+        let step = size * 1.25;
+        let clear = |p: Vec2| {
+            let b = label_box(p, text, size);
+            !placed.iter().chain(&stand_boxes).any(|o| boxes_overlap(b, *o))
+        };
+        let candidates = (0..7).map(|i| {
+            let k = (i + 1) / 2;
+            let sign = if i % 2 == 1 { -1.0 } else { 1.0 };
+            *at + Vec2::Y * (sign * k as f32 * step)
+        });
+        let chosen = candidates.clone().find(|&p| clear(p)).unwrap_or(*at);
+        *at = chosen;
+        placed.push(label_box(chosen, text, size));
+    }
+}
+
 /// The whole set-up of a scenario as it starts: table, units and commanders.
 pub fn setup(scenario: &Scenario) -> Picture {
     let mut picture = table(scenario);
     let mut labels = Vec::new();
+    let mut all_stands = Vec::new();
     for (si, side) in scenario.sides.iter().enumerate() {
         let colour = side_colour(side, si);
         for b in &side.brigades {
@@ -456,6 +501,7 @@ pub fn setup(scenario: &Scenario) -> Picture {
                 let stands: Vec<Footprint> = basing::layout(u, &scenario.basing).map(|v| v.into_iter().map(|(f, _)| f).collect()).unwrap_or_default();
                 let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour, morale_marker: u.morale_marker, selected: false };
                 unit(&look, &stands, &mut picture.shapes, &mut labels);
+                all_stands.extend(stands);
             }
             let at = b.commander.at.map(Vec2::from).unwrap_or_else(|| crate::scenario::spawn::behind_unit(&b.units[0]));
             commander(&b.commander.name, at, colour, &mut picture.shapes, &mut labels);
@@ -466,6 +512,7 @@ pub fn setup(scenario: &Scenario) -> Picture {
             commander(&c.name, Vec2::from(at), colour, &mut picture.shapes, &mut labels);
         }
     }
+    declutter(&mut labels, &all_stands, 1.0);
     picture.shapes.extend(labels);
     picture
 }

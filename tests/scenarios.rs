@@ -95,6 +95,8 @@ const BAD: &[(&str, &str)] = &[
     ("unit_off_table", "35:62: Rifle Company has a stand off the table (a corner at 50.5, 8.0)"),
     ("units_overlap", "33:59: 1st Virginia overlaps Rifle Company at set-up: units may not interpenetrate (6.5)"),
     ("unknown_field", "18:42: Unexpected field named `morale` in `Unit`, expected one of"),
+    ("unknown_artillery_field", "19:85: Unexpected field named `gallopper` in `Artillery`, expected either `gun` or `galloper` instead"),
+    ("unknown_terrain_field", "6:48: Unexpected field named `disorder_type` in `Woods`"),
     ("unknown_unit_type", "32:54: Unexpected variant named `Regulars` in enum `UnitType`"),
     ("unknown_weapon", "34:90: Unexpected variant named `Blunderbuss` in enum `Weapon`"),
     ("unterminated_string", "6:22: Expected comma"),

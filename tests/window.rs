@@ -178,6 +178,42 @@ fn main() -> ExitCode {
         }
         Err(e) => checks.push(Check { name: "otp_play_saves_a_screenshot", result: Err(e) }),
     }
+
+    // A unit selected at start: its sheet takes the right of the window.
+    let sheet = dir.join("window-unit-sheet.png");
+    match play_screenshot(&display, &sheet, &[("OTP_SELECT", "23rd Foot"), ("OTP_RULER", "30,38.4,33.1,27.6")]) {
+        Ok(_) => checks.push(match image::open(&sheet) {
+            Ok(img) => {
+                let img = img.to_rgb8();
+                let (w, h) = img.dimensions();
+                let cloth = [palette::CLOTH[0], palette::CLOTH[1], palette::CLOTH[2]];
+                let right = (w.saturating_sub(220)..w).flat_map(|x| (60..h).map(move |y| (x, y))).filter(|&(x, y)| near(&img.get_pixel(x, y).0, cloth, 10)).count();
+                check("selection_opens_the_unit_sheet", right < 200, || format!("{right} cloth pixels where the sheet should be"))
+            }
+            Err(e) => check("selection_opens_the_unit_sheet", false, || e.to_string()),
+        }),
+        Err(e) => checks.push(Check { name: "selection_opens_the_unit_sheet", result: Err(e) }),
+    }
+
+    // A bad scenario file: the table stays and the problems show in a red window.
+    let bad = dir.join("bad-scenario.ron");
+    let _ = std::fs::write(&bad, "(name: \"Broken\", table: (width: 72.0, depth: 48.0), sides: oops)\n");
+    let err_png = dir.join("window-bad-file.png");
+    match play_screenshot(&display, &err_png, &[("OTP_OPEN", bad.to_str().unwrap_or_default())]) {
+        Ok(_) => checks.push(match image::open(&err_png) {
+            Ok(img) => {
+                let img = img.to_rgb8();
+                let px: Vec<&[u8]> = img.pixels().map(|p| &p.0[..]).collect();
+                let cloth = [palette::CLOTH[0], palette::CLOTH[1], palette::CLOTH[2]];
+                let cloth_share = px.iter().filter(|p| near(p, cloth, 10)).count() as f64 / px.len() as f64;
+                let alarm = px.iter().filter(|p| p[0] as i32 > 40 && p[0] as i32 > 2 * p[1] as i32 + 15 && p[0] as i32 > 2 * p[2] as i32 + 15 && !near(p, SIDE_COLOURS[0], 14)).count();
+                check("bad_file_keeps_the_table_and_shows_red", cloth_share >= 0.15 && alarm >= 20_000, || format!("cloth {:.1}%, {alarm} alarm-red pixels", cloth_share * 100.0))
+            }
+            Err(e) => check("bad_file_keeps_the_table_and_shows_red", false, || e.to_string()),
+        }),
+        Err(e) => checks.push(Check { name: "bad_file_keeps_the_table_and_shows_red", result: Err(e) }),
+    }
+    let _ = std::fs::remove_file(&bad);
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());
     drop(_server);
 

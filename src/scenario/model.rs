@@ -211,6 +211,7 @@ pub struct Ford {
 
 /// One feature of terrain. Areas are simple polygons (corners in order, not repeated).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub enum Terrain {
     Woods {
         name: String,
@@ -429,6 +430,7 @@ pub enum GunSize {
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(deny_unknown_fields)]
 pub enum Arm {
     Infantry,
     Cavalry,

@@ -9,6 +9,7 @@ pub mod aspect;
 pub mod fire;
 pub mod footprint;
 pub mod geom;
+pub mod movement;
 pub mod range;
 pub mod shot;
 pub mod sight;

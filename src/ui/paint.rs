@@ -266,16 +266,17 @@ pub(crate) fn screen_bounds(view: &View, points: &[Vec2]) -> Rect {
 
 /// Where a label goes: starting at `centre`, stepping out along each of `dirs` in turn (nearest
 /// steps first) until it is clear of everything taken; the least covered spot if none is.
-pub(crate) fn place_near(size: egui::Vec2, centre: Pos2, dirs: &[egui::Vec2], taken: &Taken, within: Rect) -> Rect {
+/// The flag says whether the spot is clear.
+pub(crate) fn place_near(size: egui::Vec2, centre: Pos2, dirs: &[egui::Vec2], taken: &Taken, within: Rect, steps: usize) -> (Rect, bool) {
     let step = size.y.min(size.x) * 0.5 + 1.0;
     let mut best: Option<(f32, Rect)> = None;
-    for k in 0..10 {
+    for k in 0..steps.max(1) {
         for (j, d) in dirs.iter().enumerate() {
             let d = if d.length_sq() > 1e-6 { d.normalized() } else { egui::vec2(0.0, -1.0) };
             let r = Rect::from_center_size(centre + d * step * k as f32, size);
             let cost = taken.overlap(r) + if within.contains_rect(r) { 0.0 } else { 40.0 };
             if cost == 0.0 {
-                return r;
+                return (r, true);
             }
             // Prefer near spots and the first direction: a little cost for each step out.
             let cost = cost + k as f32 * 4.0 + j as f32 * 2.0;
@@ -287,12 +288,12 @@ pub(crate) fn place_near(size: egui::Vec2, centre: Pos2, dirs: &[egui::Vec2], ta
             }
         }
     }
-    best.map(|(_, r)| r).unwrap_or(Rect::from_center_size(centre, size))
+    (best.map(|(_, r)| r).unwrap_or(Rect::from_center_size(centre, size)), false)
 }
 
 /// A troop label: out along `away` (from the unit towards its rear) until clear.
-pub(crate) fn place_away(size: egui::Vec2, centre: Pos2, away: egui::Vec2, taken: &Taken, within: Rect) -> Rect {
-    place_near(size, centre, &[away], taken, within)
+pub(crate) fn place_away(size: egui::Vec2, centre: Pos2, away: egui::Vec2, taken: &Taken, within: Rect, steps: usize) -> (Rect, bool) {
+    place_near(size, centre, &[away], taken, within, steps)
 }
 
 /// The name part of a terrain label ("Oak Wood · regular woods · type C" → "Oak Wood").
@@ -323,7 +324,7 @@ mod tests {
         let mut taken = Taken::default();
         taken.add(Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(100.0, 20.0)));
         let within = Rect::from_min_max(egui::pos2(-500.0, -500.0), egui::pos2(500.0, 500.0));
-        let r = place_away(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), egui::vec2(0.0, -1.0), &taken, within);
-        assert!(!taken.hits(r) && r.center().y < 0.0, "{r:?}");
+        let (r, clear) = place_away(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), egui::vec2(0.0, -1.0), &taken, within, 10);
+        assert!(clear && !taken.hits(r) && r.center().y < 0.0, "{r:?}");
     }
 }

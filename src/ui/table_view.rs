@@ -74,6 +74,8 @@ pub(crate) fn unit_at(troops: &[UnitGeom], p: Vec2, tolerance: f32) -> Option<&U
 
 /// Zoom at which terrain labels show their full description rather than the name alone.
 const FULL_TERRAIN_TEXT_PPI: f32 = 28.0;
+/// Below this zoom labels that cannot find a clear spot are left out.
+const CROWDED_PPI: f32 = 10.0;
 /// Below this zoom only objectives keep their labels.
 const TERRAIN_LABELS_MIN_PPI: f32 = 6.0;
 
@@ -98,6 +100,7 @@ fn draw_table(
     mut troops: ResMut<Troops>,
     mut frames: ResMut<TableFrames>,
     hover_preset: Res<HoverPreset>,
+    options: Option<Res<super::RunOptions>>,
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
     stands: Query<&Footprint, With<Stand>>,
@@ -168,7 +171,9 @@ fn draw_table(
         let tolerance = 3.0 / view.ppi;
 
         // What is under the pointer.
-        let pointer_pos = hover_preset.0.map(|p| view.to_screen(p)).or(response.hover_pos());
+        // In screenshot runs the X server's idle pointer would hover at random: ignore it.
+        let real_pointer = if options.as_ref().is_none_or(|o| o.screenshot.is_none()) { response.hover_pos() } else { None };
+        let pointer_pos = hover_preset.0.map(|p| view.to_screen(p)).or(real_pointer);
         let pointer = pointer_pos.map(|p| view.to_table(p));
         let hovered = pointer.and_then(|p| unit_at(&troops.0, p, tolerance)).map(|u| u.entity);
         selection.hovered = hovered;
@@ -250,6 +255,10 @@ fn draw_table(
         unit_labels.sort_by_key(|(_, _, selected, _)| !*selected);
         let mut label_shapes: Vec<egui::Shape> = Vec::new();
         let mut leaders: Vec<egui::Shape> = Vec::new();
+        // Zoomed far out there is no room for every name: those that would sit on others wait
+        // for the hover tooltip (the selected and hovered units keep theirs).
+        let crowded = view.ppi < CROWDED_PPI;
+        let steps = if crowded { 3 } else { 10 };
         for (l, centre, selected, entity) in &unit_labels {
             let Shape::Label { at, text, size, colour, .. } = l else { continue };
             let px = paint::label_px(LabelKind::Unit, *size, view.ppi);
@@ -262,7 +271,10 @@ fn draw_table(
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
             let away = View::dir_to_screen(*at - *centre);
             let wanted = view.to_screen(*at);
-            let r = paint::place_away(size, wanted, away, &taken, view.rect);
+            let (r, clear) = paint::place_away(size, wanted, away, &taken, view.rect, steps);
+            if !clear && crowded && !*selected && hovered != Some(*entity) {
+                continue;
+            }
             taken.add(r);
             // A label pushed out of its place keeps a thin leader line to its unit.
             if r.center().distance(wanted) > size.y * 0.75
@@ -286,7 +298,10 @@ fn draw_table(
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
             let away = View::dir_to_screen(*at - *at_commander);
             let dirs = [away, -away, egui::vec2(1.0, 0.0), egui::vec2(-1.0, 0.0)];
-            let r = paint::place_near(size, view.to_screen(*at), &dirs, &taken, view.rect);
+            let (r, clear) = paint::place_near(size, view.to_screen(*at), &dirs, &taken, view.rect, steps);
+            if !clear {
+                continue;
+            }
             taken.add(r);
             paint::label(g, r.center(), style, &mut label_shapes);
         }
@@ -314,7 +329,10 @@ fn draw_table(
                 let g = paint::galley(&ctx, text, px, true, paint::colour(*colour));
                 let size = paint::label_rect(&g, Pos2::ZERO, halo).size();
                 let dirs = [egui::vec2(0.0, 1.0), egui::vec2(0.0, -1.0), egui::vec2(1.0, 0.0), egui::vec2(-1.0, 0.0)];
-                let r = paint::place_near(size, centre, &dirs, &taken, view.rect);
+                let (r, clear) = paint::place_near(size, centre, &dirs, &taken, view.rect, steps);
+                if !clear && crowded {
+                    continue;
+                }
                 taken.add(r);
                 paint::label(g, r.center(), halo, &mut label_shapes);
                 continue;

@@ -1,0 +1,1032 @@
+//! Movement (OTP 6.x): whether a requested move is legal, what each part of it costs, and
+//! where it first meets disordering terrain. No dice: the disorder roll (6.6) and the
+//! movement chart (6.1) belong to the rules engine, which passes the allowance in.
+//!
+//! A move is a list of steps taken in order. Every step that moves stands is swept: the stands
+//! are sampled at least every 1/4" of travel of the fastest-moving corner, and the convex hull
+//! of each stand's consecutive positions must not overlap another unit's stand (6.5), so a
+//! stand cannot slip through a corner between two samples.
+
+use bevy::math::Vec2;
+use serde::{Deserialize, Serialize};
+
+use super::arc::Arc;
+use super::footprint::{Footprint, vector_bearing};
+use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
+use super::situation::{Outline, Situation, UnitInfo};
+use crate::picture::inside;
+use crate::scenario::model::{Arm, DisorderType, Formation, StreamKind, Terrain, UnitType};
+
+/// Stands may touch; they overlap when they share more than this depth (inches).
+pub const TOUCH: f32 = 0.01;
+/// The longest any corner travels between two samples of a sweep (inches).
+pub const SWEEP_STEP: f32 = 0.25;
+
+/// Inches of movement for the unit's formation at the start of the move (6.1), from the
+/// MOVEMENT chart, which the rules engine owns.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Allowance {
+    pub full: f32,
+    /// The full allowance with the road bonus, for a march column that stays on a road (5.1).
+    pub road: Option<f32>,
+}
+
+impl Allowance {
+    pub fn new(full: f32) -> Self {
+        Allowance { full, road: None }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum End {
+    Left,
+    Right,
+}
+
+/// One part of a move. Angles are degrees; positive turns clockwise (to the right).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum MoveStep {
+    /// Straight ahead (6.1).
+    Forward(f32),
+    /// Up to 45° off the facing, keeping the facing (6.3); angle + to the right.
+    Oblique { angle: f32, distance: f32 },
+    /// Sideways keeping the facing at half rate: costs twice the distance (6.3); + to the right.
+    SideStep(f32),
+    /// One end stays put and the other swings (6.3); the moving end's front corner pays its arc.
+    Wheel { pivot: End, angle: f32 },
+    /// Free in line, 1/4 move in column (6.3).
+    AboutFace,
+    /// A march column's head through these points, the stands following in its track (5.1).
+    Path(Vec<Vec2>),
+    /// Before moving, for half the move (6.2); loose order for a quarter (5.4).
+    ChangeFormation(Formation),
+    /// 6.4: swing the last `stands` stands at one end forward (+) or back (-) to conform to
+    /// cover or refuse a flank, for 1/4 move (free in skirmish line).
+    Bend { end: End, stands: usize, angle: f32 },
+    /// 6.4: back to a straight line on the middle stand, 1/4 move.
+    Straighten,
+    /// 6.5: one stand steps behind a neighbour to open a gap, 1/4 move.
+    DoubleUp { stand: usize, behind: usize },
+    /// 6.5: the doubled stand back in its place, 1/4 move.
+    Undouble,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveItem {
+    pub step: usize,
+    pub section: &'static str,
+    pub what: String,
+    pub inches: f32,
+}
+
+/// Why a move is not allowed: the step, the rule and the reason.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveProblem {
+    pub step: usize,
+    pub section: &'static str,
+    pub reason: String,
+}
+
+/// 6.6: where the move first reaches a piece of disordering terrain. The unit stops there and
+/// the rules engine rolls.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TerrainContact {
+    pub step: usize,
+    pub terrain: String,
+    pub disorder: DisorderType,
+    /// A point of the stand in the terrain where it first touches.
+    pub at: Vec2,
+    /// Inches of the move spent when it touches.
+    pub after: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveReport {
+    pub items: Vec<MoveItem>,
+    pub spent: f32,
+    /// The allowance that applies: the road allowance when the bonus was earned (5.1).
+    pub allowance: f32,
+    pub road_bonus: bool,
+    /// The first thing wrong; the report stops at that step.
+    pub problem: Option<MoveProblem>,
+    /// Where the stands end (before the step that went wrong, if one did).
+    pub stands: Vec<Footprint>,
+    pub formation: Formation,
+    /// Disordering terrain the unit is in or across at the start: it dices before moving (6.6).
+    pub starts_in: Vec<(String, DisorderType)>,
+    /// New disordering terrain reached, in order (6.6: a roll for each).
+    pub disorder: Vec<TerrainContact>,
+    /// A stand in "double up" at the end (6.5: the unit must restore it before ending).
+    pub doubled_up: Option<usize>,
+    pub off_table: bool,
+}
+
+impl MoveReport {
+    pub fn legal(&self) -> bool {
+        self.problem.is_none()
+    }
+    pub fn remaining(&self) -> f32 {
+        (self.allowance - self.spent).max(0.0)
+    }
+}
+
+/// How the stands move during one step, `t` from 0 to 1.
+enum Motion {
+    Shift(Vec2),
+    Turn { pivot: Vec2, degrees: f32 },
+    /// Each listed stand turns about its own pivot (a bend: only the wing moves).
+    TurnSome { stands: Vec<usize>, pivot: Vec2, degrees: f32 },
+    Follow { trail: Vec<Vec2>, head: f32, length: f32, behind: Vec<f32> },
+}
+
+impl Motion {
+    fn pose(&self, base: &[Footprint], t: f32) -> Vec<Footprint> {
+        let turn = |f: &Footprint, pivot: Vec2, degrees: f32| Footprint { centre: turn_about(f.centre, pivot, degrees * t), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
+        match self {
+            Motion::Shift(d) => base.iter().map(|f| Footprint { centre: f.centre + *d * t, ..*f }).collect(),
+            Motion::Turn { pivot, degrees } => base.iter().map(|f| turn(f, *pivot, *degrees)).collect(),
+            Motion::TurnSome { stands, pivot, degrees } => {
+                base.iter().enumerate().map(|(i, f)| if stands.contains(&i) { turn(f, *pivot, *degrees) } else { *f }).collect()
+            }
+            Motion::Follow { trail, head, length, behind } => base
+                .iter()
+                .zip(behind)
+                .map(|(f, &back)| {
+                    // Each stand's front and rear ride the head's track, `back` inches behind it.
+                    let s = head + length * t - back;
+                    let (front, rear) = (point_along(trail, s), point_along(trail, s - f.depth));
+                    let facing = if front.distance(rear) > EPS { vector_bearing(front - rear) } else { f.facing };
+                    Footprint { centre: (front + rear) / 2.0, facing, ..*f }
+                })
+                .collect(),
+        }
+    }
+
+    /// The farthest any corner travels, to space the samples.
+    fn travel(&self, base: &[Footprint]) -> f32 {
+        let reach = |pivot: Vec2, f: &Footprint| f.corners().iter().map(|c| c.distance(pivot)).fold(0.0, f32::max);
+        match self {
+            Motion::Shift(d) => d.length(),
+            Motion::Turn { pivot, degrees } => degrees.to_radians().abs() * base.iter().map(|f| reach(*pivot, f)).fold(0.0, f32::max),
+            Motion::TurnSome { stands, pivot, degrees } => degrees.to_radians().abs() * stands.iter().map(|&i| reach(*pivot, &base[i])).fold(0.0, f32::max),
+            // A stand on a bend turns as it goes: allow for its corners swinging wider.
+            Motion::Follow { length, .. } => length * 1.5,
+        }
+    }
+}
+
+/// What a feature does to a unit moving through it.
+enum Effect {
+    None,
+    Disorder(DisorderType),
+    /// Crossing its outline (a hill slope) disorders; being on it does not.
+    Slope(DisorderType),
+    Forbidden(&'static str, &'static str),
+    Ford(DisorderType),
+}
+
+struct Plan<'a> {
+    s: &'a Situation,
+    unit: usize,
+    info: UnitInfo,
+    allowance: Allowance,
+    spent: f32,
+    items: Vec<MoveItem>,
+    moved: bool,
+    changed_formation: bool,
+    doubled: Option<(usize, Footprint)>,
+    on_road: bool,
+    /// Features already met: those touched at the start, then each new contact.
+    met: Vec<usize>,
+    starts_in: Vec<(String, DisorderType)>,
+    disorder: Vec<TerrainContact>,
+    off_table: bool,
+}
+
+fn problem(step: usize, section: &'static str, reason: impl Into<String>) -> MoveProblem {
+    MoveProblem { step, section, reason: reason.into() }
+}
+
+/// Stands of a line in order from left to right (by where they stand, not their index).
+fn left_to_right(unit: &UnitInfo) -> Vec<usize> {
+    let Some(mid) = unit.stands.get(unit.stands.len() / 2) else { return Vec::new() };
+    let right = mid.footprint.right();
+    let mut order: Vec<usize> = (0..unit.stands.len()).collect();
+    order.sort_by(|&a, &b| unit.stands[a].footprint.centre.dot(right).total_cmp(&unit.stands[b].footprint.centre.dot(right)));
+    order
+}
+
+fn touches(outline: &Outline, corners: &[Vec2]) -> bool {
+    match outline {
+        Outline::Area(poly) => convex_touches_polygon(corners, poly),
+        Outline::Ribbon { path, half_width } => convex_near_polyline(corners, path, *half_width),
+        Outline::Line(path) => convex_near_polyline(corners, path, 0.0),
+    }
+}
+
+/// A point of the stand inside the feature, to say where the contact is.
+fn contact_point(outline: &Outline, f: &Footprint) -> Vec2 {
+    let corners = f.corners();
+    match outline {
+        Outline::Area(poly) => corners.iter().copied().find(|&c| inside(poly, c)).or_else(|| poly.iter().copied().find(|&p| f.contains(p))).unwrap_or(f.front_centre()),
+        Outline::Ribbon { path, .. } | Outline::Line(path) => {
+            corners.iter().copied().min_by(|a, b| point_polyline_distance(*a, path).total_cmp(&point_polyline_distance(*b, path))).unwrap_or(f.centre)
+        }
+    }
+}
+
+impl<'a> Plan<'a> {
+    fn new(s: &'a Situation, unit: usize, allowance: Allowance) -> Self {
+        let mut plan = Plan {
+            s,
+            unit,
+            info: s.unit(unit).clone(),
+            allowance,
+            spent: 0.0,
+            items: Vec::new(),
+            moved: false,
+            changed_formation: false,
+            doubled: None,
+            on_road: true,
+            met: Vec::new(),
+            starts_in: Vec::new(),
+            disorder: Vec::new(),
+            off_table: false,
+        };
+        let start = plan.info.footprints();
+        for (i, f) in s.features.iter().enumerate() {
+            if let Some(kind) = plan.disorder_at(i, &start) {
+                plan.met.push(i);
+                plan.starts_in.push((s.terrain()[f.index].name().to_string(), kind));
+            }
+        }
+        plan
+    }
+
+    fn stands(&self) -> Vec<Footprint> {
+        self.info.footprints()
+    }
+
+    fn effect(&self, feature: usize) -> Effect {
+        let t = &self.s.terrain()[self.s.features[feature].index];
+        let infantry = matches!(self.info.arm, Arm::Infantry);
+        let skirmish = self.info.formation == Formation::Skirmish;
+        match t {
+            // 6.6: militia, lights and Indians on foot treat all woods as type A.
+            Terrain::Woods { .. } if infantry && matches!(self.info.unit_type, UnitType::Militia | UnitType::Light | UnitType::Indian) => Effect::Disorder(DisorderType::A),
+            Terrain::Hill { slope: Some(d), .. } => Effect::Slope(*d),
+            // 6.13: skirmishers move through towns and buildings as type D.
+            Terrain::Town { .. } | Terrain::Building { .. } if skirmish => Effect::Disorder(DisorderType::D),
+            Terrain::Town { .. } if self.info.in_column() => Effect::None,
+            Terrain::Town { .. } => Effect::Forbidden("6.13", "movement through towns is by march column only"),
+            Terrain::Building { .. } => Effect::Forbidden("6.13", "units enter a building only by deploying into it (a change of formation)"),
+            Terrain::Stream { kind: StreamKind::River, .. } => Effect::Ford(DisorderType::B),
+            _ => t.disorder().map_or(Effect::None, Effect::Disorder),
+        }
+    }
+
+    /// The disordering type of a feature the stands are in (or, for a slope, across).
+    fn disorder_at(&self, feature: usize, stands: &[Footprint]) -> Option<DisorderType> {
+        let f = &self.s.features[feature];
+        let (kind, slope) = match self.effect(feature) {
+            Effect::Disorder(d) | Effect::Ford(d) => (d, false),
+            Effect::Slope(d) => (d, true),
+            _ => return None,
+        };
+        stands
+            .iter()
+            .any(|st| {
+                let c = st.corners();
+                match (&f.outline, slope) {
+                    // Across a contour: some of the stand inside it and some outside.
+                    (Outline::Area(poly), true) => {
+                        let n = c.iter().filter(|&&p| inside(poly, p)).count();
+                        (n > 0 && n < 4) || poly.iter().any(|&p| st.contains(p))
+                    }
+                    (o, _) => touches(o, &c),
+                }
+            })
+            .then_some(kind)
+    }
+
+    /// A river may be crossed only at a ford: the stand must be within the ford's width.
+    fn off_ford(&self, feature: usize, st: &Footprint) -> bool {
+        let Terrain::Stream { fords, .. } = &self.s.terrain()[self.s.features[feature].index] else { return false };
+        !fords.iter().any(|ford| st.corners().iter().all(|c| c.distance(Vec2::from(ford.at)) <= ford.width / 2.0 + st.frontage.max(st.depth) / 2.0))
+    }
+
+    /// Other units' stands that could be met by a motion reaching `reach` beyond the unit.
+    fn others_near(&self, stands: &[Footprint], reach: f32) -> Vec<usize> {
+        let corners: Vec<Vec2> = stands.iter().flat_map(|f| f.corners()).collect();
+        let mut out = Vec::new();
+        self.s.grid.query(Aabb::of(&corners).grow(reach), |i| {
+            if self.s.stands[i].unit != self.unit {
+                out.push(i);
+            }
+        });
+        out
+    }
+
+    /// 6.5: the stands at rest here overlap no other unit.
+    fn check_place(&self, step: usize, stands: &[Footprint]) -> Result<(), MoveProblem> {
+        for i in self.others_near(stands, 0.0) {
+            let other = &self.s.stands[i];
+            if stands.iter().any(|f| convex_overlap_depth(&f.corners(), &other.corners) > TOUCH) {
+                return Err(problem(step, "6.5", format!("the stands would overlap {} (units may not interpenetrate)", self.s.unit(other.unit).name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sweeps the stands through a motion costing `cost` inches: interpenetration (6.5),
+    /// towns and rivers, disordering terrain (6.6), road (5.1) and linear obstacles (6.7).
+    fn sweep(&mut self, step: usize, motion: Motion, cost: f32) -> Result<(), MoveProblem> {
+        let base = self.stands();
+        let n = (motion.travel(&base) / SWEEP_STEP).ceil().max(1.0) as usize;
+        let others = self.others_near(&base, motion.travel(&base) + 1.0);
+        // A unit already overlapping another at the start (a set-up slip) may move away from it.
+        let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
+        let features: Vec<usize> = (0..self.s.features.len()).collect();
+        let mut crossed: Vec<(usize, usize)> = Vec::new();
+        let mut prev = base.clone();
+        for k in 1..=n {
+            let t = k as f32 / n as f32;
+            let cur = motion.pose(&base, t);
+            for (j, (a, b)) in prev.iter().zip(&cur).enumerate() {
+                let mut pts = a.corners().to_vec();
+                pts.extend(b.corners());
+                let hull = convex_hull(&pts);
+                if let Some(&i) = others.iter().find(|&&i| !ignore.contains(&i) && convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH) {
+                    let who = &self.s.unit(self.s.stands[i].unit).name;
+                    return Err(problem(step, "6.5", format!("stand {j} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
+                }
+                for f in &features {
+                    if let Outline::Line(path) | Outline::Ribbon { path, .. } = &self.s.features[*f].outline
+                        && self.is_obstacle(*f)
+                        && crosses_polyline(a.centre, b.centre, path)
+                        && !crossed.contains(&(*f, j))
+                    {
+                        crossed.push((*f, j));
+                    }
+                }
+                self.on_road &= self.s.features.iter().any(|f| {
+                    matches!(self.s.terrain()[f.index], Terrain::Road { .. }) && matches!(&f.outline, Outline::Ribbon { path, half_width } if point_polyline_distance(b.centre, path) <= *half_width + EPS)
+                });
+                self.off_table |= !self.s.on_table(b.centre);
+            }
+            for &f in &features {
+                let feature = &self.s.features[f];
+                if let Effect::Forbidden(section, why) = self.effect(f)
+                    && cur.iter().any(|st| touches(&feature.outline, &st.corners()))
+                {
+                    return Err(problem(step, section, format!("{}: {why}", self.s.terrain()[feature.index].name())));
+                }
+                if let Effect::Ford(_) = self.effect(f)
+                    && cur.iter().any(|st| touches(&feature.outline, &st.corners()) && self.off_ford(f, st))
+                {
+                    return Err(problem(step, "6.6", format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
+                }
+                if self.met.contains(&f) {
+                    continue;
+                }
+                if let Some(kind) = self.disorder_at(f, &cur) {
+                    self.met.push(f);
+                    let t = self.first_touch(&motion, &base, f, t - 1.0 / n as f32, t);
+                    let at_pose = motion.pose(&base, t);
+                    let at = at_pose.iter().find(|st| self.disorder_at(f, std::slice::from_ref(st)).is_some()).map(|st| contact_point(&feature.outline, st)).unwrap_or(at_pose[0].centre);
+                    self.disorder.push(TerrainContact { step, terrain: self.s.terrain()[feature.index].name().to_string(), disorder: kind, at, after: self.spent + cost * t });
+                }
+            }
+            prev = cur;
+        }
+        self.info.stands.iter_mut().zip(prev).for_each(|(s, f)| s.footprint = f);
+        self.spend(step, "", String::new(), cost)?;
+        self.pay_obstacles(step, &crossed)
+    }
+
+    /// Bisects between two samples for where the stands first touch a feature.
+    fn first_touch(&self, motion: &Motion, base: &[Footprint], feature: usize, mut lo: f32, mut hi: f32) -> f32 {
+        for _ in 0..8 {
+            let mid = (lo + hi) / 2.0;
+            if self.disorder_at(feature, &motion.pose(base, mid)).is_some() {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
+    /// 6.7: walls, fences, breastworks and narrow streams.
+    fn is_obstacle(&self, feature: usize) -> bool {
+        matches!(self.s.terrain()[self.s.features[feature].index], Terrain::Obstacle { .. } | Terrain::Stream { kind: StreamKind::Narrow, .. })
+    }
+
+    /// 6.7: 1" a rank for infantry (and unlimbered guns), 2" for mounted cavalry and limbered
+    /// guns. A column crosses rank by rank (each stand that crossed); a line is one rank.
+    fn pay_obstacles(&mut self, step: usize, crossed: &[(usize, usize)]) -> Result<(), MoveProblem> {
+        let mut seen: Vec<usize> = crossed.iter().map(|c| c.0).collect();
+        seen.dedup();
+        for f in seen {
+            let t = &self.s.terrain()[self.s.features[f].index];
+            if let Terrain::Obstacle { impassable_to_artillery: true, .. } = t
+                && self.info.gun().is_some()
+            {
+                return Err(problem(step, "6.7", format!("artillery cannot cross {}", t.name())));
+            }
+            let ranks = if self.info.in_column() { crossed.iter().filter(|c| c.0 == f).count() } else { 1 };
+            let per = if self.info.mounted() { 2.0 } else { 1.0 };
+            self.spend(step, "6.7", format!("crossing {}: {ranks} rank(s) at {per}\" a rank", t.name()), ranks as f32 * per)?;
+        }
+        Ok(())
+    }
+
+    /// Adds a cost (an item when `what` is given) and checks the allowance.
+    fn spend(&mut self, step: usize, section: &'static str, what: String, inches: f32) -> Result<(), MoveProblem> {
+        self.spent += inches;
+        if !what.is_empty() {
+            self.items.push(MoveItem { step, section, what, inches });
+        }
+        let most = self.allowance.full.max(self.allowance.road.unwrap_or(0.0));
+        if self.spent > most + EPS {
+            return Err(problem(step, "6.1", format!("the move needs {:.2}\" but the allowance is {:.2}\"", self.spent, most)));
+        }
+        Ok(())
+    }
+
+    /// Checks that the unit may move now (6.2 militia, 6.5 double up) and marks it as moving.
+    fn may_move(&mut self, step: usize) -> Result<(), MoveProblem> {
+        if self.doubled.is_some() {
+            return Err(problem(step, "6.5", "a unit cannot move while it has a stand doubled up"));
+        }
+        if self.changed_formation && self.info.unit_type == UnitType::Militia {
+            return Err(problem(step, "6.2", "militia cannot move after changing formation"));
+        }
+        self.moved = true;
+        Ok(())
+    }
+
+    fn step(&mut self, i: usize, step: &MoveStep) -> Result<(), MoveProblem> {
+        let full = self.allowance.full;
+        match step {
+            MoveStep::Forward(d) | MoveStep::Oblique { distance: d, .. } if *d < 0.0 => Err(problem(i, "6.1", "a move forward cannot be negative (about face first)")),
+            MoveStep::Forward(d) => {
+                self.may_move(i)?;
+                let fwd = self.info.stands[0].footprint.forward();
+                self.items.push(MoveItem { step: i, section: "6.1", what: format!("forward {d:.2}\""), inches: *d });
+                self.sweep(i, Motion::Shift(fwd * *d), *d)
+            }
+            MoveStep::Oblique { angle, distance } => {
+                if angle.abs() > 45.0 + EPS {
+                    return Err(problem(i, "6.3", format!("an oblique move is at most 45° off the facing, not {angle:.1}°")));
+                }
+                self.may_move(i)?;
+                let dir = super::footprint::bearing_vector(self.info.stands[0].footprint.facing + angle);
+                self.items.push(MoveItem { step: i, section: "6.3", what: format!("oblique {angle:.1}° for {distance:.2}\""), inches: *distance });
+                self.sweep(i, Motion::Shift(dir * *distance), *distance)
+            }
+            MoveStep::SideStep(d) => {
+                self.may_move(i)?;
+                let right = self.info.stands[0].footprint.right();
+                self.items.push(MoveItem { step: i, section: "6.3", what: format!("side step {:.2}\" at half rate", d.abs()), inches: 2.0 * d.abs() });
+                self.sweep(i, Motion::Shift(right * *d), 2.0 * d.abs())
+            }
+            MoveStep::Wheel { pivot, angle } => {
+                if self.info.in_column() && self.info.stands.len() > 1 {
+                    return Err(problem(i, "6.3", "a march column changes direction by following its head (a path), not by wheeling"));
+                }
+                self.may_move(i)?;
+                let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, "6.3", "no stands"))?;
+                let (fixed, swinging) = match pivot {
+                    End::Left => (arc.front_left, arc.front_right),
+                    End::Right => (arc.front_right, arc.front_left),
+                };
+                let cost = angle.to_radians().abs() * fixed.distance(swinging);
+                self.items.push(MoveItem { step: i, section: "6.3", what: format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase(), inches: cost });
+                self.sweep(i, Motion::Turn { pivot: fixed, degrees: *angle }, cost)
+            }
+            MoveStep::AboutFace => {
+                self.may_move(i)?;
+                let cost = if self.info.in_column() { full / 4.0 } else { 0.0 };
+                let mut stands = self.info.stands.clone();
+                stands.iter_mut().for_each(|s| s.footprint.facing = (s.footprint.facing + 180.0).rem_euclid(360.0));
+                if self.info.in_column() {
+                    stands.reverse(); // the countermarch puts the rear stand at the head
+                }
+                self.info.stands = stands;
+                self.check_place(i, &self.stands())?;
+                let what = if cost > 0.0 { "about face (column countermarch, 1/4 move)" } else { "about face (free in line)" };
+                self.spend(i, "6.3", what.into(), cost)
+            }
+            MoveStep::Path(points) => {
+                if !self.info.in_column() {
+                    return Err(problem(i, "5.1", "only a march column follows a path; a line moves forward, obliques or wheels"));
+                }
+                self.may_move(i)?;
+                let motion = self.follow(points);
+                let Motion::Follow { length, .. } = motion else { unreachable!() };
+                self.items.push(MoveItem { step: i, section: "5.1", what: format!("column follows its head {length:.2}\""), inches: length });
+                self.sweep(i, motion, length)
+            }
+            MoveStep::ChangeFormation(to) => self.change_formation(i, *to),
+            MoveStep::Bend { end, stands, angle } => self.bend(i, *end, *stands, *angle),
+            MoveStep::Straighten => self.straighten(i),
+            MoveStep::DoubleUp { stand, behind } => self.double_up(i, *stand, *behind),
+            MoveStep::Undouble => {
+                let Some((stand, home)) = self.doubled.take() else { return Err(problem(i, "6.5", "no stand is doubled up")) };
+                let cost = if self.info.unit_type == UnitType::Militia { full } else { full / 4.0 };
+                self.info.stands[stand].footprint = home;
+                self.check_place(i, &self.stands())?;
+                self.spend(i, "6.5", format!("stand {stand} back in its place"), cost)
+            }
+        }
+    }
+
+    /// The column's track: from its rear stand forward through every stand to the head, then on
+    /// through the points. Each stand keeps its distance behind the head along the track.
+    fn follow(&self, points: &[Vec2]) -> Motion {
+        let mut trail: Vec<Vec2> = Vec::new();
+        for st in self.info.stands.iter().rev() {
+            let f = &st.footprint;
+            for p in [f.centre - f.forward() * (f.depth / 2.0), f.front_centre()] {
+                if trail.last().is_none_or(|q| q.distance(p) > EPS) {
+                    trail.push(p);
+                }
+            }
+        }
+        let head = polyline_length(&trail);
+        let fronts: Vec<Vec2> = self.info.stands.iter().map(|s| s.footprint.front_centre()).collect();
+        let mut behind = vec![0.0];
+        for w in fronts.windows(2) {
+            behind.push(behind[behind.len() - 1] + w[0].distance(w[1]));
+        }
+        let start = trail.len();
+        trail.extend(points.iter().copied());
+        let length = polyline_length(&trail[start - 1..]);
+        Motion::Follow { trail, head, length, behind }
+    }
+
+    fn change_formation(&mut self, i: usize, to: Formation) -> Result<(), MoveProblem> {
+        let from = self.info.formation;
+        if to == from {
+            return Err(problem(i, "6.2", format!("the unit is already in {to:?}")));
+        }
+        if self.moved {
+            return Err(problem(i, "6.2", "changes of formation occur before movement"));
+        }
+        if self.doubled.is_some() {
+            return Err(problem(i, "6.5", "restore the doubled-up stand first"));
+        }
+        if self.info.is_bent() {
+            return Err(problem(i, "6.4", "straighten the bent line first"));
+        }
+        let t = self.info.unit_type;
+        let allowed = match self.info.arm {
+            Arm::Artillery { .. } => matches!(to, Formation::Limbered | Formation::Unlimbered),
+            Arm::Cavalry => matches!(to, Formation::Column | Formation::Line),
+            Arm::Infantry => match to {
+                Formation::Column | Formation::Line => true,
+                Formation::Skirmish => matches!(t, UnitType::Light | UnitType::Indian) || (t == UnitType::Militia && self.info.can_skirmish),
+                Formation::LooseOrder => matches!(t, UnitType::Militia | UnitType::Indian),
+                _ => false,
+            },
+        };
+        if !allowed {
+            let section = match to {
+                Formation::Skirmish => "5.3",
+                Formation::LooseOrder => "5.4",
+                _ => "5.0",
+            };
+            return Err(problem(i, section, format!("{:?} {:?} cannot form {to:?}", t, self.info.arm).to_lowercase()));
+        }
+        // The new formation stands on the centre of the old front, facing the same way.
+        let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, "6.2", "no stands"))?;
+        let at = (arc.front_left + arc.front_right) / 2.0;
+        let placed = self.info.relaid(to, at, arc.facing).map_err(|e| problem(i, "1.1", e.to_string()))?;
+        self.check_place(i, &placed)?;
+        self.info.formation = to;
+        self.info.stands.iter_mut().zip(placed).for_each(|(s, f)| s.footprint = f);
+        self.changed_formation = true;
+        let (cost, section, share) = if to == Formation::LooseOrder { (self.allowance.full / 4.0, "5.4", "1/4") } else { (self.allowance.full / 2.0, "6.2", "1/2") };
+        self.spend(i, section, format!("change formation {from:?} to {to:?} ({share} move)"), cost)
+    }
+
+    fn bend(&mut self, i: usize, end: End, k: usize, angle: f32) -> Result<(), MoveProblem> {
+        if !self.info.abreast() {
+            return Err(problem(i, "6.4", "only a line (or skirmish line) conforms to cover"));
+        }
+        let order = left_to_right(&self.info);
+        if k == 0 || k >= order.len() || angle.abs() > 90.0 + EPS {
+            return Err(problem(i, "6.4", format!("bend {k} of {} stands through {angle:.1}°: at least one stand must stay, and at most 90°", order.len())));
+        }
+        self.may_move(i)?;
+        let wing: Vec<usize> = match end {
+            End::Left => order[..k].to_vec(),
+            End::Right => order[order.len() - k..].to_vec(),
+        };
+        // The joint stand of the wing turns on its inside corner: the front corner when it
+        // swings forward, the rear corner when it is refused, so it never swings into the line.
+        let joint = &self.info.stands[if end == End::Left { wing[k - 1] } else { wing[0] }].footprint;
+        let (pivot, degrees) = match (end, angle >= 0.0) {
+            (End::Left, true) => (joint.front_right(), angle),
+            (End::Left, false) => (joint.rear_right(), angle),
+            (End::Right, true) => (joint.front_left(), -angle),
+            (End::Right, false) => (joint.rear_left(), -angle),
+        };
+        let cost = if self.info.formation == Formation::Skirmish { 0.0 } else { self.allowance.full / 4.0 };
+        self.items.push(MoveItem { step: i, section: "6.4", what: format!("bend the {end:?} {k} stand(s) {angle:.1}° (1/4 move; free in skirmish line)").to_lowercase(), inches: cost });
+        self.sweep(i, Motion::TurnSome { stands: wing, pivot, degrees }, cost)
+    }
+
+    fn straighten(&mut self, i: usize) -> Result<(), MoveProblem> {
+        if !self.info.is_bent() {
+            return Err(problem(i, "6.4", "the line is not bent"));
+        }
+        self.may_move(i)?;
+        let order = left_to_right(&self.info);
+        let mid = order[order.len() / 2];
+        let m = self.info.stands[mid].footprint;
+        let place = |from: &[usize], sign: f32, stands: &mut Vec<Footprint>| {
+            let mut edge = m.centre + m.right() * (sign * m.frontage / 2.0);
+            for &j in from {
+                let f = &mut stands[j];
+                let centre = edge + m.right() * (sign * (self.info.gap + f.frontage / 2.0));
+                *f = Footprint { centre, facing: m.facing, ..*f };
+                edge = centre + m.right() * (sign * f.frontage / 2.0);
+            }
+        };
+        let mut stands = self.stands();
+        let at = order.len() / 2;
+        place(&order[at + 1..], 1.0, &mut stands);
+        place(&order[..at].iter().rev().copied().collect::<Vec<_>>(), -1.0, &mut stands);
+        self.check_place(i, &stands)?;
+        self.info.stands.iter_mut().zip(stands).for_each(|(s, f)| s.footprint = f);
+        let cost = if self.info.formation == Formation::Skirmish { 0.0 } else { self.allowance.full / 4.0 };
+        self.spend(i, "6.4", "straighten the line (1/4 move)".into(), cost)
+    }
+
+    fn double_up(&mut self, i: usize, stand: usize, behind: usize) -> Result<(), MoveProblem> {
+        let n = self.info.stands.len();
+        if stand >= n || behind >= n || stand == behind {
+            return Err(problem(i, "6.5", format!("no such pair of stands ({stand} behind {behind})")));
+        }
+        if self.doubled.is_some() {
+            return Err(problem(i, "6.5", "only a single stand may double up"));
+        }
+        if self.allowance.full - self.spent < self.allowance.full / 2.0 - EPS {
+            return Err(problem(i, "6.5", "a unit with less than half its move left may not double up"));
+        }
+        let host = self.info.stands[behind].footprint;
+        let home = self.info.stands[stand].footprint;
+        let f = Footprint { centre: host.centre - host.forward() * ((host.depth + home.depth) / 2.0), facing: host.facing, ..home };
+        let mut stands = self.stands();
+        stands[stand] = f;
+        self.check_place(i, &stands)?;
+        self.info.stands[stand].footprint = f;
+        self.doubled = Some((stand, home));
+        // 6.5: for militia a double up is the whole move.
+        let cost = if self.info.unit_type == UnitType::Militia { self.allowance.full } else { self.allowance.full / 4.0 };
+        self.spend(i, "6.5", format!("stand {stand} doubles up behind stand {behind}"), cost)
+    }
+}
+
+/// Plans a move of one unit, step by step: legal or not (the first problem, with its rule),
+/// the inches each part costs, and where the move meets disordering terrain.
+pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> MoveReport {
+    let mut plan = Plan::new(s, unit, allowance);
+    let mut problem_found = None;
+    for (i, step) in steps.iter().enumerate() {
+        // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
+        let (info, spent, items, disorder) = (plan.info.clone(), plan.spent, plan.items.len(), plan.disorder.len());
+        if let Err(p) = plan.step(i, step) {
+            plan.info = info;
+            plan.spent = spent;
+            plan.items.truncate(items);
+            plan.disorder.truncate(disorder);
+            problem_found = Some(p);
+            break;
+        }
+    }
+    // 5.1: the road bonus is for a march column that stayed on the road all the way.
+    let road_bonus = plan.moved && plan.on_road && plan.info.in_column() && allowance.road.is_some();
+    let effective = if road_bonus { allowance.road.unwrap_or(allowance.full) } else { allowance.full };
+    if problem_found.is_none() && plan.spent > effective + EPS {
+        let why = if allowance.road.is_some() && !road_bonus { " (the road bonus needs a march column on the road the whole way, 5.1)" } else { "" };
+        problem_found = Some(problem(steps.len().saturating_sub(1), "6.1", format!("the move needs {:.2}\" but the allowance is {effective:.2}\"{why}", plan.spent)));
+    }
+    MoveReport {
+        items: plan.items,
+        spent: plan.spent,
+        allowance: effective,
+        road_bonus,
+        problem: problem_found,
+        stands: plan.info.footprints(),
+        formation: plan.info.formation,
+        starts_in: plan.starts_in,
+        disorder: plan.disorder,
+        doubled_up: plan.doubled.map(|d| d.0),
+        off_table: plan.off_table,
+    }
+}
+
+/// A unit met by a retreat.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InTheWay {
+    pub unit: String,
+    pub friendly: bool,
+    /// Inches of the retreat before it meets the unit.
+    pub after: f32,
+}
+
+/// 6.11: a retreat straight away from the enemy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetreatPath {
+    /// The bearing of the retreat.
+    pub bearing: f32,
+    /// Where the stands would end with nothing in the way.
+    pub stands: Vec<Footprint>,
+    /// Units the retreat runs into, in the order met: a friendly unit rolls against its CV (6.11).
+    pub in_the_way: Vec<InTheWay>,
+    pub off_table: bool,
+}
+
+/// 6.11: the path of a retreat of `distance` inches straight away from `enemy`: from the
+/// enemy's nearest point to the retreating unit's centre, onward, keeping formation, facing and
+/// frontage (a straight line never backtracks). Terrain costs are ignored in retreat (6.11).
+pub fn retreat(s: &Situation, unit: usize, enemy: usize, distance: f32) -> RetreatPath {
+    let me = s.unit(unit);
+    let (_, centre, _) = s.spans[unit];
+    let from = s.unit_stands(enemy).iter().flat_map(|st| st.corners.iter().zip(st.corners.iter().cycle().skip(1))).map(|(&a, &b)| super::geom::closest_on_segment(centre, a, b)).min_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
+    let away = from.map(|p| centre - p).filter(|d| d.length() > EPS).map(Vec2::normalize).unwrap_or_else(|| -me.stands[0].footprint.forward());
+    let motion = Motion::Shift(away * distance);
+    let base = me.footprints();
+    let n = (distance / SWEEP_STEP).ceil().max(1.0) as usize;
+    let mut in_the_way: Vec<InTheWay> = Vec::new();
+    let mut off_table = false;
+    let corners: Vec<Vec2> = base.iter().flat_map(|f| f.corners()).collect();
+    let mut near = Vec::new();
+    s.grid.query(Aabb::of(&corners).grow(distance), |i| near.push(i));
+    for k in 1..=n {
+        let t = k as f32 / n as f32;
+        let cur = motion.pose(&base, t);
+        off_table |= cur.iter().any(|f| !s.on_table(f.centre));
+        for &i in &near {
+            let other = &s.stands[i];
+            let name = &s.unit(other.unit).name;
+            if other.unit == unit || in_the_way.iter().any(|w| &w.unit == name) {
+                continue;
+            }
+            if cur.iter().any(|f| convex_overlap_depth(&f.corners(), &other.corners) > TOUCH) {
+                in_the_way.push(InTheWay { unit: name.clone(), friendly: s.unit(other.unit).side == me.side, after: distance * t });
+            }
+        }
+    }
+    RetreatPath { bearing: vector_bearing(away), stands: motion.pose(&base, 1.0), in_the_way, off_table }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::model::{Construction, Ford, GunSize, ObstacleKind, Point, WoodsDensity};
+    use crate::table::arc::{FireMode, fire_mode};
+    use crate::table::testing::{close, rect, table, v, with_terrain};
+
+    /// 16 muskets in line: four 2" stands, front from (16, 10) to (24, 10), facing up the table.
+    fn line() -> UnitInfo {
+        UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0)
+    }
+
+    /// 12 muskets in march column: three stands, head front centred on (x, 10).
+    fn column(x: f32) -> UnitInfo {
+        UnitInfo::foot("Column", 0, 12, Formation::Column, v(x, 10.0), 0.0)
+    }
+
+    fn enemy(x: f32, y: f32) -> UnitInfo {
+        UnitInfo::foot("Enemy", 1, 8, Formation::Line, v(x, y), 180.0)
+    }
+
+    fn plan(s: &Situation, steps: &[MoveStep], full: f32) -> MoveReport {
+        plan_move(s, 0, steps, Allowance::new(full))
+    }
+
+    fn section(r: &MoveReport) -> &'static str {
+        r.problem.as_ref().map(|p| p.section).unwrap_or("legal")
+    }
+
+    #[test]
+    fn forward_within_the_allowance() {
+        // OTP 6.1: the allowance is the chart's for the formation; the rules engine passes it in.
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::Forward(4.0)], 6.0);
+        assert!(r.legal() && close(r.spent, 4.0) && close(r.remaining(), 2.0));
+        assert!(close(r.stands[0].front_left().y, 14.0));
+        assert_eq!(section(&plan(&s, &[MoveStep::Forward(7.0)], 6.0)), "6.1");
+    }
+
+    #[test]
+    fn no_passing_through_another_unit() {
+        // OTP 6.5: units may not interpenetrate, along the whole move and not just at its end.
+        let s = table(vec![line(), enemy(20.0, 14.0)]);
+        assert!(plan(&s, &[MoveStep::Forward(4.0)], 6.0).legal(), "touching is not interpenetrating");
+        let r = plan(&s, &[MoveStep::Forward(6.0)], 6.0);
+        assert_eq!(section(&r), "6.5");
+        assert!(r.problem.unwrap().reason.contains("Enemy"));
+        assert!(close(r.stands[0].centre.y, line().stands[0].footprint.centre.y), "the unit stays put");
+    }
+
+    #[test]
+    fn oblique_up_to_45_degrees() {
+        // OTP 6.3
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::Oblique { angle: 30.0, distance: 5.0 }], 6.0);
+        assert!(r.legal() && close(r.spent, 5.0));
+        assert!(close(r.stands[0].facing, 0.0), "obliquing keeps the facing");
+        assert!(close(r.stands[0].centre.x, 16.0 + 1.0 + 2.5));
+        assert_eq!(section(&plan(&s, &[MoveStep::Oblique { angle: 50.0, distance: 1.0 }], 6.0)), "6.3");
+    }
+
+    #[test]
+    fn side_step_at_half_rate() {
+        // OTP 6.3: a side step is half the normal move, keeping facing: 2" costs 4".
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::SideStep(-2.0)], 6.0);
+        assert!(r.legal() && close(r.spent, 4.0) && close(r.stands[0].centre.x, 15.0));
+        assert_eq!(section(&plan(&s, &[MoveStep::SideStep(3.5)], 6.0)), "6.1");
+    }
+
+    #[test]
+    fn wheel_pays_the_moving_end_and_keeps_the_pivot() {
+        // OTP 6.3: one end stays; the other moves no more than the allowance. An 8" line
+        // wheeling 30° moves its far end 8 x pi/6 = 4.19"; 45° (6.28") is more than 6".
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::Wheel { pivot: End::Left, angle: 30.0 }], 6.0);
+        assert!(r.legal() && close(r.spent, 8.0 * std::f32::consts::PI / 6.0), "{r:?}");
+        assert!((r.stands[0].front_left() - v(16.0, 10.0)).length() < 1e-3, "the pivot stays");
+        assert!(r.stands.iter().all(|f| close(f.facing, 30.0)));
+        assert_eq!(section(&plan(&s, &[MoveStep::Wheel { pivot: End::Right, angle: -45.0 }], 6.0)), "6.1");
+        assert_eq!(section(&plan(&table(vec![column(20.0)]), &[MoveStep::Wheel { pivot: End::Left, angle: 30.0 }], 6.0)), "6.3");
+    }
+
+    #[test]
+    fn about_face_free_in_line_quarter_in_column() {
+        // OTP 6.3: a line about-faces at no cost; a column countermarches for 1/4 move.
+        let r = plan(&table(vec![line()]), &[MoveStep::AboutFace], 6.0);
+        assert!(r.legal() && r.spent == 0.0 && close(r.stands[0].facing, 180.0));
+        let c = column(20.0);
+        let r = plan(&table(vec![c.clone()]), &[MoveStep::AboutFace], 8.0);
+        assert!(r.legal() && close(r.spent, 2.0));
+        assert_eq!(r.stands[0].centre, c.stands[2].footprint.centre, "the rear stand leads");
+    }
+
+    #[test]
+    fn column_follows_its_head() {
+        // OTP 5.1: the march column's stands follow the head along its track.
+        let s = table(vec![column(20.0)]);
+        let r = plan(&s, &[MoveStep::Path(vec![v(20.0, 14.0), v(24.0, 14.0)])], 10.0);
+        assert!(r.legal() && close(r.spent, 8.0), "{r:?}");
+        assert!((r.stands[0].front_centre() - v(24.0, 14.0)).length() < 1e-3);
+        assert!(close(r.stands[0].facing, 90.0));
+        assert!((r.stands[2].front_centre() - v(22.5, 14.0)).length() < 1e-3, "{:?}", r.stands[2]);
+        assert_eq!(section(&plan(&table(vec![line()]), &[MoveStep::Path(vec![v(20.0, 14.0)])], 6.0)), "5.1");
+    }
+
+    #[test]
+    fn change_of_formation_costs_half_and_stops_militia() {
+        // OTP 6.2: before moving, for half the move; militia may only change formation.
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::ChangeFormation(Formation::Column), MoveStep::Forward(3.0)], 6.0);
+        assert!(r.legal() && close(r.spent, 6.0) && r.formation == Formation::Column);
+        assert!((r.stands[0].front_centre() - v(20.0, 13.0)).length() < 1e-3, "column formed on the centre of the front");
+        assert_eq!(section(&plan(&s, &[MoveStep::ChangeFormation(Formation::Column), MoveStep::Forward(4.0)], 6.0)), "6.1");
+        assert_eq!(section(&plan(&s, &[MoveStep::Forward(1.0), MoveStep::ChangeFormation(Formation::Column)], 6.0)), "6.2");
+        let militia = UnitInfo::sketch("Militia", 0, UnitType::Militia, Arm::Infantry, None, 8, Formation::Line, v(20.0, 10.0), 0.0);
+        let s = table(vec![militia]);
+        assert_eq!(section(&plan(&s, &[MoveStep::ChangeFormation(Formation::Column), MoveStep::Forward(1.0)], 6.0)), "6.2");
+        // 5.4: loose order is a quarter move.
+        assert!(close(plan(&s, &[MoveStep::ChangeFormation(Formation::LooseOrder)], 6.0).spent, 1.5));
+        // 5.3: line infantry cannot skirmish.
+        assert_eq!(section(&plan(&table(vec![line()]), &[MoveStep::ChangeFormation(Formation::Skirmish)], 6.0)), "5.3");
+    }
+
+    #[test]
+    fn bent_line_quarter_each_way() {
+        // OTP 6.4: 1/4 move to bend (refuse a flank), 1/4 to straighten.
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::Bend { end: End::Right, stands: 1, angle: -90.0 }], 6.0);
+        assert!(r.legal() && close(r.spent, 1.5), "{r:?}");
+        assert!(close(r.stands[3].facing, 90.0));
+        let bent = s.with_stands(0, &r.stands, Formation::Line);
+        assert_eq!(fire_mode(bent.unit(0)), FireMode::PerStand, "8.1: a bent line fires by stand");
+        let r = plan(&bent, &[MoveStep::Straighten], 6.0);
+        assert!(r.legal() && close(r.spent, 1.5));
+        for (a, b) in r.stands.iter().zip(line().stands) {
+            assert!((a.centre - b.footprint.centre).length() < 1e-3 && close(a.facing, 0.0));
+        }
+    }
+
+    #[test]
+    fn double_up_quarter_and_quarter() {
+        // OTP 6.5: 1/4 to double up, 1/4 to restore; no moving while doubled, and not with less
+        // than half the move left.
+        let s = table(vec![line()]);
+        let r = plan(&s, &[MoveStep::DoubleUp { stand: 3, behind: 2 }, MoveStep::Undouble], 6.0);
+        assert!(r.legal() && close(r.spent, 3.0) && r.doubled_up.is_none());
+        let r = plan(&s, &[MoveStep::DoubleUp { stand: 3, behind: 2 }], 6.0);
+        assert_eq!(r.doubled_up, Some(3));
+        assert!(close(r.stands[3].centre.x, 21.0) && close(r.stands[3].centre.y, 9.625 - 0.75));
+        assert_eq!(section(&plan(&s, &[MoveStep::DoubleUp { stand: 3, behind: 2 }, MoveStep::Forward(1.0)], 6.0)), "6.5");
+        assert_eq!(section(&plan(&s, &[MoveStep::Forward(3.5), MoveStep::DoubleUp { stand: 3, behind: 2 }], 6.0)), "6.5");
+    }
+
+    fn woods(density: WoodsDensity, outline: Vec<Point>) -> Terrain {
+        Terrain::Woods { name: "Woods".into(), density, outline, disorder: None }
+    }
+
+    #[test]
+    fn first_touch_of_disordering_terrain() {
+        // OTP 6.6: the unit stops where it first reaches disordering terrain and rolls; regular
+        // woods are type C, but militia, lights and Indians treat all woods as type A.
+        let s = with_terrain(vec![line()], vec![woods(WoodsDensity::Regular, rect(10.0, 13.0, 30.0, 20.0))]);
+        let r = plan(&s, &[MoveStep::Forward(5.0)], 6.0);
+        assert!(r.legal());
+        let c = &r.disorder[0];
+        assert_eq!((c.terrain.as_str(), c.disorder), ("Woods", DisorderType::C));
+        assert!((c.after - 3.0).abs() < 0.01 && (c.at.y - 13.0).abs() < 0.01, "{c:?}");
+        let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, None, 8, Formation::Line, v(20.0, 10.0), 0.0);
+        let s = with_terrain(vec![lights], vec![woods(WoodsDensity::Dense, rect(10.0, 13.0, 30.0, 20.0))]);
+        assert_eq!(plan(&s, &[MoveStep::Forward(5.0)], 6.0).disorder[0].disorder, DisorderType::A);
+        let s = with_terrain(vec![line()], vec![woods(WoodsDensity::Light, rect(10.0, 5.0, 30.0, 20.0))]);
+        let r = plan(&s, &[MoveStep::Forward(1.0)], 6.0);
+        assert_eq!(r.starts_in, vec![("Woods".to_string(), DisorderType::B)]);
+        assert!(r.disorder.is_empty(), "no new terrain");
+    }
+
+    fn fence(impassable_to_artillery: bool) -> Terrain {
+        Terrain::Obstacle { name: "Fence".into(), kind: ObstacleKind::Fence, path: vec![[0.0, 12.0], [48.0, 12.0]], impassable_to_artillery }
+    }
+
+    #[test]
+    fn linear_obstacles_cost_per_rank() {
+        // OTP 6.7: 1" a rank for infantry, 2" for mounted cavalry and limbered guns; a column
+        // crosses rank by rank; the scenario names obstacles guns cannot cross.
+        let r = plan(&with_terrain(vec![line()], vec![fence(false)]), &[MoveStep::Forward(4.0)], 6.0);
+        assert!(r.legal() && close(r.spent, 5.0), "{r:?}");
+        let horse = UnitInfo::sketch("Horse", 0, UnitType::Line, Arm::Cavalry, None, 8, Formation::Line, v(20.0, 10.0), 0.0);
+        assert!(close(plan(&with_terrain(vec![horse], vec![fence(false)]), &[MoveStep::Forward(4.0)], 6.0).spent, 6.0));
+        let s = with_terrain(vec![column(20.0)], vec![fence(false)]);
+        assert_eq!(section(&plan(&s, &[MoveStep::Forward(4.0)], 6.0)), "6.1", "4\" and three ranks at 1\"");
+        assert!(close(plan(&s, &[MoveStep::Forward(4.0)], 8.0).spent, 7.0));
+        let guns = UnitInfo::battery("Guns", 0, GunSize::Light, 2, Formation::Limbered, v(20.0, 11.0), 0.0);
+        assert_eq!(section(&plan(&with_terrain(vec![guns.clone()], vec![fence(true)]), &[MoveStep::Forward(3.0)], 12.0)), "6.7");
+        assert!(close(plan(&with_terrain(vec![guns], vec![fence(false)]), &[MoveStep::Forward(3.0)], 12.0).spent, 5.0));
+    }
+
+    #[test]
+    fn road_bonus_only_for_a_column_on_the_road() {
+        // OTP 5.1, 6.1: a unit must be in march column, on the road, for the road bonus.
+        let road = || vec![Terrain::Road { name: "Pike".into(), path: vec![[20.0, 0.0], [20.0, 40.0]], width: 1.0 }];
+        let allowance = Allowance { full: 6.0, road: Some(12.0) };
+        let r = plan_move(&with_terrain(vec![column(20.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        assert!(r.legal() && r.road_bonus && r.allowance == 12.0, "{r:?}");
+        let r = plan_move(&with_terrain(vec![line()], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        assert!(!r.legal() && r.problem.unwrap().reason.contains("5.1"));
+        let r = plan_move(&with_terrain(vec![column(30.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        assert!(!r.legal() && !r.road_bonus);
+    }
+
+    #[test]
+    fn towns_only_in_column() {
+        // OTP 6.13: through towns by march column only; skirmishers as type D terrain.
+        let town = || vec![Terrain::Town { name: "Town".into(), outline: rect(14.0, 13.0, 26.0, 20.0), capacity: 5 }];
+        assert_eq!(section(&plan(&with_terrain(vec![line()], town()), &[MoveStep::Forward(4.0)], 6.0)), "6.13");
+        let r = plan(&with_terrain(vec![column(20.0)], town()), &[MoveStep::Forward(4.0)], 6.0);
+        assert!(r.legal() && r.disorder.is_empty(), "towns are not disordering terrain");
+        let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, None, 6, Formation::Skirmish, v(20.0, 10.0), 0.0);
+        let r = plan(&with_terrain(vec![lights], town()), &[MoveStep::Forward(4.0)], 6.0);
+        assert_eq!(r.disorder[0].disorder, DisorderType::D);
+        let house = Terrain::Building { name: "House".into(), at: [20.0, 14.0], size: [2.0, 2.0], facing: 0.0, construction: Construction::Wood, capacity: 1 };
+        assert_eq!(section(&plan(&with_terrain(vec![column(20.0)], vec![house]), &[MoveStep::Forward(4.0)], 6.0)), "6.13");
+    }
+
+    #[test]
+    fn rivers_only_at_fords() {
+        // OTP 6.6 (and the scenario's river): fords are type B; elsewhere a river is impassable.
+        let river = || vec![Terrain::Stream { name: "River".into(), kind: StreamKind::River, path: vec![[0.0, 13.0], [48.0, 13.0]], width: 1.0, fords: vec![Ford { at: [20.0, 13.0], width: 3.0 }] }];
+        let r = plan(&with_terrain(vec![column(20.0)], river()), &[MoveStep::Forward(5.0)], 6.0);
+        assert!(r.legal() && r.disorder[0].disorder == DisorderType::B, "{r:?}");
+        assert_eq!(section(&plan(&with_terrain(vec![column(30.0)], river()), &[MoveStep::Forward(5.0)], 6.0)), "6.6");
+    }
+
+    #[test]
+    fn retreat_straight_away_naming_friends_in_the_way() {
+        // OTP 6.11: away from the enemy, keeping frontage; a friendly unit in the way rolls.
+        let support = UnitInfo::foot("Support", 0, 16, Formation::Line, v(20.0, 6.0), 0.0);
+        let s = table(vec![line(), enemy(20.0, 14.0), support]);
+        let r = retreat(&s, 0, 1, 6.0);
+        assert!(close(r.bearing, 180.0), "{r:?}");
+        assert_eq!(r.in_the_way.len(), 1);
+        let w = &r.in_the_way[0];
+        assert!(w.friendly && w.unit == "Support" && w.after > 3.25 && w.after <= 3.5 + 1e-3, "{w:?}");
+        assert!(close(r.stands[0].centre.y, 9.625 - 6.0) && close(r.stands[0].facing, 0.0));
+    }
+}
