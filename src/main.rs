@@ -45,6 +45,9 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Artillery firing ball, which may fire over lower units (OTP 8.9).
+        #[arg(long)]
+        ball: bool,
     },
 }
 
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
         Command::Play { file, screenshot } => play(file, screenshot),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
-        Command::Fire { scenario, firer, target, json } => fire(&scenario, &firer, &target, json),
+        Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
     }
 }
 
@@ -103,13 +106,14 @@ fn render(file: &PathBuf, output: &PathBuf, scale: f32) -> ExitCode {
     }
 }
 
-fn fire(file: &PathBuf, firer: &str, target: &str, json: bool) -> ExitCode {
+fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
     let s = match load(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let situation = otp::table::situation::Situation::from_scenario(&s);
-    match otp::table::shot::shot(&situation, firer, target) {
+    let options = otp::table::fire::FireOptions { ball, ..Default::default() };
+    match otp::table::shot::shot_with(&situation, firer, target, options) {
         Ok(shot) if json => {
             println!("{}", serde_json::to_string_pretty(&shot).expect("shots serialise"));
             ExitCode::SUCCESS

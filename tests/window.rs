@@ -20,6 +20,15 @@ struct Xvfb(Child);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
+        // SIGTERM first: Xvfb then removes its lock file and socket (SIGKILL would leave them).
+        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(3) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }

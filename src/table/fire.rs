@@ -86,7 +86,8 @@ impl FireGeometry {
     }
     /// 8.7: woods on the clear line (from a considered stand) that crosses the least of them.
     pub fn woods_in(&self) -> f32 {
-        self.considered().iter().filter_map(|s| s.sight.as_ref().filter(|v| v.clear)).map(|v| v.woods.total()).fold(None, |m: Option<f32>, w| Some(m.map_or(w, |m| m.min(w)))).unwrap_or(0.0)
+        let clear = self.considered().into_iter().filter_map(|s| s.sight.as_ref().filter(|v| v.clear));
+        clear.map(|v| v.woods.total()).reduce(f32::min).unwrap_or(0.0)
     }
     /// 8.8: what blocks the considered stands' sight, nearest first (empty when clear).
     pub fn blocked_by(&self) -> Vec<String> {

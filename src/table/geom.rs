@@ -26,14 +26,8 @@ impl Aabb {
             .fold((Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)), |(lo, hi), &p| (lo.min(p), hi.max(p)));
         Aabb { min, max }
     }
-    pub fn around(centre: Vec2, radius: f32) -> Self {
-        Aabb { min: centre - Vec2::splat(radius), max: centre + Vec2::splat(radius) }
-    }
     pub fn grow(self, by: f32) -> Self {
         Aabb { min: self.min - Vec2::splat(by), max: self.max + Vec2::splat(by) }
-    }
-    pub fn union(self, o: Aabb) -> Self {
-        Aabb { min: self.min.min(o.min), max: self.max.max(o.max) }
     }
     pub fn overlaps(&self, o: &Aabb) -> bool {
         self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
@@ -140,9 +134,11 @@ pub fn clip_half_plane(poly: &[Vec2], origin: Vec2, normal: Vec2, out: &mut Vec<
     }
 }
 
-/// Area of a simple polygon (positive when counter-clockwise).
+/// Area of a simple polygon (positive when counter-clockwise). Measured from its first corner,
+/// so that a sliver far from the table's origin does not drown in rounding.
 pub fn signed_area(poly: &[Vec2]) -> f32 {
-    edges(poly).map(|(p, q)| p.perp_dot(q)).sum::<f32>() / 2.0
+    let Some(&o) = poly.first() else { return 0.0 };
+    edges(poly).map(|(p, q)| (p - o).perp_dot(q - o)).sum::<f32>() / 2.0
 }
 
 /// Convex hull, counter-clockwise (Andrew's monotone chain).

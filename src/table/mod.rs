@@ -1,8 +1,14 @@
 //! Table geometry in inches: stand footprints and the questions of range, arc and sight.
 //!
-//! Pure geometry, no dice: a `Situation` (units, stands, terrain) answers range (8.3, 8.4),
-//! arcs and who bears (8.1), line of sight and woods (8.7–8.9), enfilade (8.11), attack zones
-//! (9.1), the canister restriction (8.4) and whether a move is legal and what it costs (6.x).
+//! Pure geometry, no dice. A [`situation::Situation`] (units, stands, terrain; from a scenario
+//! file or from the ECS world) answers:
+//! - range (8.3, 8.4): [`range`]; arcs and who bears (8.1): [`arc`], [`fire`];
+//! - line of sight and woods (8.7–8.9): [`sight`]; enfilade (8.11) and attack zones (9.1): [`aspect`];
+//! - the canister restriction (8.4), nearest target and split fire (8.1): [`fire`];
+//! - whether a move is legal, what it costs and where it meets terrain (6.x): [`movement`];
+//! - the summary behind `otp fire`: [`shot`].
+//!
+//! Every answer is unchanged when the whole table is turned or shifted (tests/geometry_props.rs).
 
 pub mod arc;
 pub mod aspect;
@@ -14,5 +20,6 @@ pub mod range;
 pub mod shot;
 pub mod sight;
 pub mod situation;
+
 #[cfg(test)]
 mod testing;

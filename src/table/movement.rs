@@ -347,6 +347,8 @@ impl<'a> Plan<'a> {
         // A unit already overlapping another at the start (a set-up slip) may move away from it.
         let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
         let features: Vec<usize> = (0..self.s.features.len()).collect();
+        // Terrain the unit is already in (a unit deployed in a town, 6.13) does not stop it leaving.
+        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f].outline, &st.corners()))).collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
         let mut prev = base.clone();
         for k in 1..=n {
@@ -377,11 +379,13 @@ impl<'a> Plan<'a> {
             for &f in &features {
                 let feature = &self.s.features[f];
                 if let Effect::Forbidden(section, why) = self.effect(f)
+                    && !already_in.contains(&f)
                     && cur.iter().any(|st| touches(&feature.outline, &st.corners()))
                 {
                     return Err(problem(step, section, format!("{}: {why}", self.s.terrain()[feature.index].name())));
                 }
                 if let Effect::Ford(_) = self.effect(f)
+                    && !already_in.contains(&f)
                     && cur.iter().any(|st| touches(&feature.outline, &st.corners()) && self.off_ford(f, st))
                 {
                     return Err(problem(step, "6.6", format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
@@ -1004,6 +1008,8 @@ mod tests {
         let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, None, 6, Formation::Skirmish, v(20.0, 10.0), 0.0);
         let r = plan(&with_terrain(vec![lights], town()), &[MoveStep::Forward(4.0)], 6.0);
         assert_eq!(r.disorder[0].disorder, DisorderType::D);
+        let deployed = UnitInfo::foot("Deployed", 0, 8, Formation::Line, v(20.0, 16.0), 180.0);
+        assert!(plan(&with_terrain(vec![deployed], town()), &[MoveStep::Forward(5.0)], 6.0).legal(), "a unit in the town may leave it");
         let house = Terrain::Building { name: "House".into(), at: [20.0, 14.0], size: [2.0, 2.0], facing: 0.0, construction: Construction::Wood, capacity: 1 };
         assert_eq!(section(&plan(&with_terrain(vec![column(20.0)], vec![house]), &[MoveStep::Forward(4.0)], 6.0)), "6.13");
     }

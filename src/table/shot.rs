@@ -151,10 +151,12 @@ mod tests {
 
     #[test]
     fn teaching_battle_guns_on_the_ridge() {
-        // The embedded scenario: the Continental guns on Long Ridge can see the British line.
+        // The embedded scenario: the Continental guns on Long Ridge see the 23rd Foot at medium
+        // range across the Wheat Field, which 8.7 counts as light woods: a visibility roll.
         let s = Situation::from_scenario(&crate::scenario::default_scenario());
         let g = shot(&s, "Continental Artillery", "23rd Foot").unwrap();
         assert!(g.range_in > 10.0 && g.range_in < 20.0, "{g}");
-        assert!(g.artillery_band.is_some() && g.in_arc);
+        assert!(g.artillery_band == Some(ArtilleryBand::Medium) && g.in_arc && g.los_clear);
+        assert!(g.woods_in > 1.0, "{g}");
     }
 }

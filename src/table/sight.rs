@@ -76,7 +76,8 @@ fn target_samples(s: &Situation, target: usize, out: &mut Vec<Vec2>) {
         let c = &st.corners;
         for i in 0..4 {
             let (a, b) = (c[i], c[(i + 1) % 4]);
-            let n = a.distance(b).ceil().max(1.0) as usize;
+            // Rounding must not add a point when the table is turned: a 2" edge gets one midpoint.
+            let n = (a.distance(b) - EPS).ceil().max(1.0) as usize;
             out.extend((0..n).map(|k| a.lerp(b, k as f32 / n as f32)));
         }
     }
@@ -124,7 +125,6 @@ fn role(t: &Terrain) -> SightRole {
 /// One sight line from a firing stand's centre `a` (ground level `ea`) to a point `b` on the
 /// target. Returns the woods crossed, or None when blocked. With `names`, every blocker is
 /// recorded (distance from `a`, name) instead of stopping at the first.
-#[allow(clippy::too_many_arguments)]
 fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightOptions, mut names: Option<&mut Vec<(f32, String)>>) -> Option<WoodsCrossed> {
     let len = a.distance(b);
     if len <= EPS {
@@ -182,20 +182,20 @@ fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightO
                 continue;
             }
             let ground = || s.ground_elevation(a.lerp(b, (t0 + t1) / 2.0));
-            match role {
-                SightRole::Hill(_) => {
-                    if block(t0, t.name(), &mut names) {
-                        return None;
-                    }
-                }
+            let blocks = match role {
+                SightRole::Hill(_) => true,
                 // A town or building one stands in (or fires into) does not hide the other side.
-                SightRole::Blocks if t0 * len > EPS && t1 * len < len - EPS && !seen_over(ground(), t1) => {
-                    if block(t0, t.name(), &mut names) {
-                        return None;
+                SightRole::Blocks => t0 * len > EPS && t1 * len < len - EPS && !seen_over(ground(), t1),
+                SightRole::Woods(density) => {
+                    if !seen_over(ground(), t1) {
+                        woods.add(density, inches);
                     }
+                    false
                 }
-                SightRole::Woods(density) if !seen_over(ground(), t1) => woods.add(density, inches),
-                _ => {}
+                SightRole::Nothing => false,
+            };
+            if blocks && block(t0, t.name(), &mut names) {
+                return None;
             }
         }
     }

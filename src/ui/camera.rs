@@ -33,12 +33,12 @@ impl Default for View {
 }
 
 impl View {
-    pub fn to_screen(&self, p: Vec2) -> egui::Pos2 {
+    pub fn to_screen(self, p: Vec2) -> egui::Pos2 {
         let c = self.rect.center();
         egui::pos2(c.x + (p.x - self.centre.x) * self.ppi, c.y - (p.y - self.centre.y) * self.ppi)
     }
 
-    pub fn to_table(&self, p: egui::Pos2) -> Vec2 {
+    pub fn to_table(self, p: egui::Pos2) -> Vec2 {
         let c = self.rect.center();
         Vec2::new(self.centre.x + (p.x - c.x) / self.ppi, self.centre.y - (p.y - c.y) / self.ppi)
     }

@@ -85,6 +85,7 @@ fn open_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>, battl
     }
     let ctx = contexts.ctx_mut()?;
     let current = battlefield.map(|b| b.source.clone()).unwrap_or_default();
+    let just_opened = listed.is_none();
     if listed.as_ref().is_none_or(|(c, _)| *c != current) {
         *listed = Some((current.clone(), nearby_scenarios(&current)));
     }
@@ -94,6 +95,10 @@ fn open_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>, battl
         ui.label("Scenario file (.ron):");
         ui.horizontal(|ui| {
             let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("scenarios/my-battle.ron"));
+            // Typing goes to the path as soon as the window opens, not to the table's shortcuts.
+            if just_opened {
+                field.request_focus();
+            }
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if (ui.add_enabled(!dialog.path.trim().is_empty(), egui::Button::new("Load")).clicked() || enter) && !dialog.path.trim().is_empty() {
                 load = Some(PathBuf::from(dialog.path.trim()));

@@ -19,7 +19,7 @@ const MINOR_GRID_MIN_PPI: f32 = 7.0;
 /// to be seen at all.
 const GRID_EMPHASIS: f32 = 2.0;
 /// The pale front edge of a stand is never thinner than this, so facing reads when zoomed out.
-const FRONT_EDGE_MIN: f32 = 2.0;
+const FRONT_EDGE_MIN: f32 = 2.5;
 
 pub(crate) fn table_font() -> FontFamily {
     FontFamily::Name("table".into())
@@ -145,13 +145,6 @@ pub(crate) fn shape(view: &View, s: &Shape, triangles: &[u32], out: &mut Vec<egu
             }
             let screen: Vec<Pos2> = points.iter().map(|&p| view.to_screen(p)).collect();
             outline(&screen, stroke, ppi, false, out);
-            // Round the joints of wide lines (roads, streams), as the SVG's round joins do.
-            let w = stroke.width * ppi;
-            if stroke.dash.is_none() && w > 4.0 && screen.len() > 2 {
-                for &p in &screen[1..screen.len() - 1] {
-                    out.push(egui::Shape::circle_filled(p, w / 2.0, colour(stroke.colour)));
-                }
-            }
         }
         Shape::Circle { centre, radius, fill, stroke } => {
             let c = view.to_screen(*centre);

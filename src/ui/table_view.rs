@@ -132,6 +132,14 @@ fn draw_table(
     let frame = egui::Frame::NONE.fill(paint::colour(palette::BACKGROUND));
     egui::CentralPanel::default().frame(frame).show(&mut root, |ui| {
         let (response, painter) = ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
+        // When a panel opens or the window resizes, the table stays where it was on screen
+        // (the panel covers part of it) rather than jumping to re-centre.
+        let old = view.rect;
+        if old != response.rect && old.is_positive() && !view.fit_pending {
+            let shift = response.rect.center() - old.center();
+            let ppi = view.ppi;
+            view.centre += Vec2::new(shift.x, -shift.y) / ppi;
+        }
         view.rect = response.rect;
         if view.fit_pending {
             view.fit(width, depth);
@@ -141,13 +149,16 @@ fn draw_table(
             }
         }
 
+        // egui may run a frame's pass twice (a discarded first pass); the input is the same both
+        // times, so movements are taken from the first pass only.
+        let first_pass = ctx.current_pass_index() == 0;
         // Pan: right or middle drag, or left drag when the ruler is off. Zoom: the wheel, to the cursor.
         let primary_pans = !ruler.enabled;
-        if response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {
+        if first_pass && response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {
             view.pan_by_screen(response.drag_delta());
             ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
         }
-        if let Some(pos) = response.hover_pos() {
+        if first_pass && let Some(pos) = response.hover_pos() {
             let notches: f32 = ui.input(|i| {
                 i.events
                     .iter()
@@ -357,7 +368,7 @@ fn draw_table(
         scale_bar(&ctx, &painter, &view);
         status_line(&ctx, &painter, &view, pointer, &battlefield.scenario);
         if ruler.enabled {
-            hint(&ctx, &painter, &view, "Ruler: drag to measure · ends on a stand measure edge to edge · R or Esc to put it away");
+            hint(&ctx, &painter, &view, "Ruler: drag to measure · an end on a stand measures edge to edge · Esc clears · R puts it away");
         }
 
         // The tooltip for the unit or commander under the pointer.
@@ -371,7 +382,8 @@ fn draw_table(
                     let brigade = brigades.get(u.brigade).map(|b| format!("{} (chit {})", b.name, b.chit)).unwrap_or_default();
                     ui.label(format!("{} · {brigade}", side_name(u.side)));
                     ui.label(format!("{} · CV {}", super::unit_sheet::type_and_arm(u), u.cv));
-                    ui.label(format!("{} of {} figures · {} stands · {}", u.figures, u.initial_figures, u.stands.len(), super::unit_sheet::formation_name(u.formation)));
+                    let stands = if u.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", u.stands.len()) };
+                    ui.label(format!("{} of {} figures · {stands} · {}", u.figures, u.initial_figures, super::unit_sheet::formation_name(u.formation)));
                     if *marker {
                         ui.label(egui::RichText::new("● Morale Marker").color(paint::colour(palette::MORALE_MARKER)));
                     }

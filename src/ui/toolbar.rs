@@ -81,7 +81,7 @@ pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("Hover a unit", "its name, type and strength"),
     ("Click a unit", "its unit sheet (OTP 4.2)"),
     ("R", "ruler on or off"),
-    ("Esc", "clear the ruler and close the sheet"),
+    ("Esc", "clear the measurement and close the unit sheet"),
     ("F1", "this help"),
 ];
 

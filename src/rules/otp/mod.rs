@@ -1,1 +1,4 @@
 //! On to Philadelphia: dice, charts as data, and (to come) the engine.
+
+pub mod charts;
+pub mod dice;
