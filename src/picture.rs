@@ -60,9 +60,9 @@ pub mod palette {
     use super::Rgba;
     pub const BACKGROUND: Rgba = [38, 41, 37, 255];
     pub const CLOTH: Rgba = [150, 172, 112, 255];
-    pub const GRID_MINOR: Rgba = [0, 0, 0, 22];
-    pub const GRID_MAJOR: Rgba = [0, 0, 0, 55];
-    pub const GRID_FOOT: Rgba = [0, 0, 0, 90];
+    pub const GRID_MINOR: Rgba = [0, 0, 0, 40];
+    pub const GRID_MAJOR: Rgba = [0, 0, 0, 100];
+    pub const GRID_FOOT: Rgba = [0, 0, 0, 160];
     pub const TABLE_EDGE: Rgba = [60, 45, 30, 255];
     pub const HILL: [Rgba; 3] = [[186, 178, 122, 255], [170, 152, 100, 255], [152, 128, 82, 255]];
     pub const CONTOUR: Rgba = [110, 80, 45, 255];
@@ -407,7 +407,7 @@ pub fn unit(look: &UnitLook, stands: &[Footprint], out: &mut Vec<Shape>, labels:
         out.push(Shape::Polygon { points: f.corners().to_vec(), fill: Some(body), stroke: Some(edge) });
         // The front edge, so facing reads at a glance.
         let inset = f.forward() * 0.06;
-        out.push(Shape::Line { points: vec![f.front_left() - inset, f.front_right() - inset], stroke: Stroke::solid(palette::FRONT_EDGE, 0.12) });
+        out.push(Shape::Line { points: vec![f.front_left() - inset, f.front_right() - inset], stroke: Stroke::solid(palette::FRONT_EDGE, 0.15) });
         match look.arm {
             Arm::Cavalry => out.push(Shape::Line { points: vec![f.rear_left(), f.front_right() - f.forward() * 0.12], stroke: Stroke::solid(dark, 0.08) }),
             Arm::Artillery { .. } => {

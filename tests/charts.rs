@@ -427,9 +427,9 @@ fn error_for(file: &str, src: &str) -> String {
 
 #[test]
 fn a_syntax_error_is_located() {
-    let src = edited("fire.ron", "columns: (small_arms: 20, guns: 6),", "columns: (small_arms: 20 guns: 6),");
+    let src = edited("fire.ron", "small_arms_columns: (value: 20, source", "small_arms_columns: (value: 20 source");
     let err = error_for("fire.ron", &src);
-    let line = line_of(&src, "columns: (small_arms");
+    let line = line_of(&src, "small_arms_columns: (value");
     assert!(err.starts_with(&format!("fire.ron:{line}:")), "{err}");
 }
 
@@ -562,7 +562,7 @@ fn a_folder_of_charts_overrides_the_defaults() {
     assert!(err.contains("moral.ron: not an OTP chart file"), "{err}");
     // A broken file in the folder is reported under its path.
     std::fs::remove_file(dir.join("moral.ron")).unwrap();
-    std::fs::write(dir.join("fire.ron"), "(columns: oops)").unwrap();
+    std::fs::write(dir.join("fire.ron"), "(small_arms_columns: oops)").unwrap();
     let err = Charts::load_dir(&dir).unwrap_err().to_string();
     assert!(err.starts_with(&format!("{}:1:", dir.join("fire.ron").display())), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -15,9 +15,6 @@ use crate::picture::{LabelKind, Rgba, Shape, Stroke, palette};
 const MIN_STROKE: f32 = 1.0;
 /// Below this zoom (points an inch) the 1" grid is a grey wash: leave it out.
 const MINOR_GRID_MIN_PPI: f32 = 7.0;
-/// The grid's palette alphas are set for print; on screen a hairline needs about twice as much
-/// to be seen at all.
-const GRID_EMPHASIS: f32 = 2.0;
 /// The pale front edge of a stand is never thinner than this, so facing reads when zoomed out.
 const FRONT_EDGE_MIN: f32 = 2.5;
 
@@ -75,13 +72,13 @@ fn is_grid(s: &Stroke) -> bool {
     [palette::GRID_MINOR, palette::GRID_MAJOR, palette::GRID_FOOT].contains(&s.colour)
 }
 
-/// The stroke as drawn on screen: width clamped, grid emphasised (and faded in as one zooms in).
+/// The stroke as drawn on screen: width clamped, the minor grid faded in as one zooms in.
 fn screen_stroke(s: &Stroke, ppi: f32) -> egui::Stroke {
     let mut c = s.colour;
     let mut width = stroke_px(s, ppi);
     if is_grid(s) {
         let fade = if is_minor_grid(s) { ((ppi - MINOR_GRID_MIN_PPI) / 6.0).clamp(0.0, 1.0) } else { 1.0 };
-        c[3] = (c[3] as f32 * GRID_EMPHASIS * fade).min(255.0) as u8;
+        c[3] = (c[3] as f32 * fade) as u8;
     }
     if s.colour == palette::FRONT_EDGE {
         width = width.max(FRONT_EDGE_MIN);

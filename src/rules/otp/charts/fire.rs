@@ -137,16 +137,6 @@ pub enum FireColumn {
     Canister { gun: GunSize, guns: u32 },
 }
 
-/// How many columns each family has.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Columns {
-    /// Figures firing small arms, 1 to this (20 in OTP, 8.1).
-    pub small_arms: u32,
-    /// Guns firing, 1 to this.
-    pub guns: u32,
-}
-
 /// A cell the rules text fixes.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -294,7 +284,10 @@ pub struct FireModifier {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FireChart {
-    pub columns: Columns,
+    /// Figures firing small arms, 1 to this (20 in OTP, 8.1).
+    pub small_arms_columns: Sourced<u32>,
+    /// Guns firing, 1 to this.
+    pub gun_columns: Sourced<u32>,
     /// Whether more guns than columns read the last column plus the remainder (like 8.1).
     pub more_guns: Sourced<bool>,
     pub anchors: Vec<Anchor>,
@@ -343,14 +336,14 @@ impl FireChart {
     /// Small-arms fire by `figures` firing at a modified D10 (8.1). More than 20 figures read the
     /// 20 column and the (figures − 20) column and add: 28 figures at 5 → 2 + 1 = 3 kills.
     pub fn small_arms(&self, figures: u32, modified_roll: i32) -> FireResult {
-        self.read(|r| &r.small_arms, self.columns.small_arms, figures, modified_roll)
+        self.read(|r| &r.small_arms, self.small_arms_columns.value, figures, modified_roll)
     }
 
     /// Artillery fire by `guns` (crew figures able to fire, 7.1) at a modified D10 (8.1). Ball has
     /// one column per number of guns (gun size is a modifier); canister a column by gun size.
     pub fn artillery(&self, guns: u32, ammo: Ammo, gun: GunSize, modified_roll: i32) -> FireResult {
-        let width = if self.more_guns.value { self.columns.guns } else { u32::MAX };
-        let guns = if self.more_guns.value { guns } else { guns.min(self.columns.guns) };
+        let width = if self.more_guns.value { self.gun_columns.value } else { u32::MAX };
+        let guns = if self.more_guns.value { guns } else { guns.min(self.gun_columns.value) };
         match ammo {
             Ammo::Ball => self.read(|r| &r.ball, width, guns, modified_roll),
             Ammo::Canister => self.read(|r| r.canister(gun), width, guns, modified_roll),
@@ -492,8 +485,10 @@ fn check_family(c: &mut Check, rows: &[FireRow], family: usize, name: &str, widt
 
 impl Validate for FireChart {
     fn validate(&self, c: &mut Check) {
-        c.range("columns", "small_arms", self.columns.small_arms, 1, 40);
-        c.range("columns", "guns", self.columns.guns, 1, 20);
+        c.range("small_arms_columns", "value", self.small_arms_columns.value, 1, 40);
+        self.small_arms_columns.source.check(c, "small_arms_columns");
+        c.range("gun_columns", "value", self.gun_columns.value, 1, 20);
+        self.gun_columns.source.check(c, "gun_columns");
         self.more_guns.source.check(c, "more_guns");
         if self.rows.is_empty() {
             c.fail("rows", "no rows");
@@ -512,7 +507,7 @@ impl Validate for FireChart {
         for row in &self.rows {
             row.source.check(c, &format!("rows[roll {}]", row.roll));
         }
-        let widths = [self.columns.small_arms, self.columns.guns, self.columns.guns, self.columns.guns, self.columns.guns];
+        let widths = [self.small_arms_columns.value, self.gun_columns.value, self.gun_columns.value, self.gun_columns.value, self.gun_columns.value];
         let names = ["small_arms", "ball", "canister_light", "canister_medium", "canister_heavy"];
         for f in 0..5 {
             check_family(c, &self.rows, f, names[f], widths[f]);
@@ -532,8 +527,8 @@ impl Validate for FireChart {
         for a in &self.anchors {
             let place = format!("anchors ({:?} at roll {})", a.column, a.roll);
             let (count, width) = match a.column {
-                FireColumn::SmallArms { figures } => (figures, self.columns.small_arms),
-                FireColumn::Ball { guns } | FireColumn::Canister { guns, .. } => (guns, self.columns.guns),
+                FireColumn::SmallArms { figures } => (figures, self.small_arms_columns.value),
+                FireColumn::Ball { guns } | FireColumn::Canister { guns, .. } => (guns, self.gun_columns.value),
             };
             if a.roll < lo || a.roll > hi || count == 0 || count > width {
                 c.fail(&place, "is outside the chart");

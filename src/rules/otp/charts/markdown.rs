@@ -140,8 +140,9 @@ of them could be found. The rules text fixes many of their numbers; the rest thi
 
 The charts are data: {files} in `assets/rules/otp/`, in [RON](https://github.com/ron-rs/ron). The
 same files are built into the program, so it runs from any folder. If you own the printed charts,
-copy the files you want to change into a folder of your own, edit the numbers, and load that folder
-(`Charts::load_dir`); any chart you leave out keeps the built-in one. Every entry carries its source:
+copy the files you want to change into a folder of your own, edit the numbers, and have the program
+read that folder (the engine loads it with `Charts::load_dir`); any chart you leave out keeps the
+built-in one, and any other `.ron` file there is refused, so a misspelt name cannot be ignored. Every entry carries its source:
 write `source: Text(section: "…")` for a number from the printed chart, or
 `Reconstructed(why: "…")` for one you chose. The files are checked when read: a syntax or type error
 is reported as `file:line:col: message`; a chart that reads but breaks a rule (a missing row, a fire
@@ -233,32 +234,33 @@ the text) as `file: in <field>: message`. Nothing is used until every file is ri
          (Morale Marker), a number: figures killed (each kill also gives a Morale Marker) (8.2). Rolls below the first row read \
          the first row, rolls above the last read the last.\n\n### Small arms, by figures firing\n\nMore than {n} figures: read \
          the {n} column and the (figures − {n}) column and add (8.1): 28 figures at a modified 5 are 2 + 1 = 3 kills.\n\n",
-        n = f.columns.small_arms
+        n = f.small_arms_columns.value
     );
     let mut headers: Vec<String> = vec!["Roll".into()];
-    headers.extend((1..=f.columns.small_arms).map(|n| n.to_string()));
+    headers.extend((1..=f.small_arms_columns.value).map(|n| n.to_string()));
     let h: Vec<&str> = headers.iter().map(String::as_str).collect();
     let rows = fire_rows(c, &mut notes, |r| vec![(&r.small_arms, Box::new(|n| FireColumn::SmallArms { figures: n }))]);
     table(&mut o, &h, &rows);
 
     let _ = write!(
         o,
-        "### Artillery, by guns firing\n\nA gun is a crew figure able to fire (7.1). Ball has one column per number of guns; its \
-         gun size is a modifier (8.4). Canister has columns by gun size (8.1) and is fired only at short range (8.4). More than {g} \
+        "### Artillery, by guns firing\n\nA gun is a crew figure able to fire (7.1). Columns run from 1 to {g} guns{gmark}. Ball has \
+         one column per number of guns; its gun size is a modifier (8.4). Canister has columns by gun size (8.1) and is fired only at short range (8.4). More than {g} \
          guns: {more}{mark}.\n\n**Ball**\n\n",
-        g = f.columns.guns,
-        more = if f.more_guns.value { format!("read the {} column and the remainder and add", f.columns.guns) } else { format!("read the {} column", f.columns.guns) },
+        g = f.gun_columns.value,
+        gmark = notes.mark(&f.gun_columns.source),
+        more = if f.more_guns.value { format!("read the {} column and the remainder and add", f.gun_columns.value) } else { format!("read the {} column", f.gun_columns.value) },
         mark = notes.mark(&f.more_guns.source),
     );
     let mut headers: Vec<String> = vec!["Roll".into()];
-    headers.extend((1..=f.columns.guns).map(|n| n.to_string()));
+    headers.extend((1..=f.gun_columns.value).map(|n| n.to_string()));
     let h: Vec<&str> = headers.iter().map(String::as_str).collect();
     let rows = fire_rows(c, &mut notes, |r| vec![(&r.ball, Box::new(|n| FireColumn::Ball { guns: n }))]);
     table(&mut o, &h, &rows);
     o.push_str("**Canister** (L = light, M = medium, H = heavy guns; the number is guns firing)\n\n");
     let mut headers: Vec<String> = vec!["Roll".into()];
     for s in ["L", "M", "H"] {
-        headers.extend((1..=f.columns.guns).map(|n| format!("{s}{n}")));
+        headers.extend((1..=f.gun_columns.value).map(|n| format!("{s}{n}")));
     }
     let h: Vec<&str> = headers.iter().map(String::as_str).collect();
     let rows = fire_rows(c, &mut notes, |r| {
