@@ -227,7 +227,7 @@ fn star(c: Vec2, r: f32, colour: Rgba) -> Shape {
 
 fn grid(width: f32, depth: f32, s: &mut Vec<Shape>) {
     let line = |a: Vec2, b: Vec2, i: u32| {
-        let (colour, w) = if i % 12 == 0 { (palette::GRID_FOOT, 0.06) } else if i % 6 == 0 { (palette::GRID_MAJOR, 0.045) } else { (palette::GRID_MINOR, 0.025) };
+        let (colour, w) = if i.is_multiple_of(12) { (palette::GRID_FOOT, 0.06) } else if i.is_multiple_of(6) { (palette::GRID_MAJOR, 0.045) } else { (palette::GRID_MINOR, 0.025) };
         Shape::Line { points: vec![a, b], stroke: Stroke::solid(colour, w) }
     };
     for i in 1..width.ceil() as u32 {
@@ -369,7 +369,6 @@ fn terrain_shapes(t: &Terrain, s: &mut Vec<Shape>, labels: &mut Vec<Shape>) {
             let normal = (b - a).normalize_or_zero().perp();
             let offset = if normal.y < 0.0 { -normal } else { normal };
             labels.push(label((a + b) / 2.0 + offset * 0.5, format!("{name} · {what} · {cover} cover"), 0.4));
-            let _ = name;
         }
     }
 }
@@ -478,12 +477,14 @@ pub fn declutter(labels: &mut [Shape], stands: &[Footprint], scale: f32) {
             let b = label_box(p, text, size);
             !placed.iter().chain(&stand_boxes).any(|o| boxes_overlap(b, *o))
         };
-        let candidates = (0..7).map(|i| {
-            let k = (i + 1) / 2;
-            let sign = if i % 2 == 1 { -1.0 } else { 1.0 };
-            *at + Vec2::Y * (sign * k as f32 * step)
-        });
-        let chosen = candidates.clone().find(|&p| clear(p)).unwrap_or(*at);
+        // Where it was, then one step down, one up, two down, two up…
+        let chosen = (0..7)
+            .map(|i| {
+                let sign = if i % 2 == 1 { -1.0 } else { 1.0 };
+                *at + Vec2::Y * (sign * ((i + 1) / 2) as f32 * step)
+            })
+            .find(|&p| clear(p))
+            .unwrap_or(*at);
         *at = chosen;
         placed.push(label_box(chosen, text, size));
     }
