@@ -37,7 +37,7 @@ enum Command {
         #[arg(long, default_value_t = otp::render::DEFAULT_PNG_SCALE)]
         scale: f32,
     },
-    /// The geometry of a shot at set-up: range, arc, stands bearing, line of sight, enfilade.
+    /// A shot at set-up: its geometry, every modifier with its rule, the chart column and the exact odds.
     Fire {
         scenario: PathBuf,
         firer: String,
@@ -107,19 +107,19 @@ fn render(file: &PathBuf, output: &PathBuf, scale: f32) -> ExitCode {
 }
 
 fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
+    use otp::rules::otp::fire::{fire_command_json, fire_command_text};
     let s = match load(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let situation = otp::table::situation::Situation::from_scenario(&s);
-    let options = otp::table::fire::FireOptions { ball, ..Default::default() };
-    match otp::table::shot::shot_with(&situation, firer, target, options) {
-        Ok(shot) if json => {
-            println!("{}", serde_json::to_string_pretty(&shot).expect("shots serialise"));
-            ExitCode::SUCCESS
-        }
-        Ok(shot) => {
-            println!("{firer} firing at {target}\n{shot}");
+    let out = if json {
+        fire_command_json(&s, firer, target, ball).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
+    } else {
+        fire_command_text(&s, firer, target, ball)
+    };
+    match out {
+        Ok(text) => {
+            println!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -2,7 +2,9 @@
 //! the picture. A `harness = false` test (winit wants the main thread; the window runs in a child
 //! process anyway). Without `DISPLAY` it starts its own `Xvfb` and stops it at the end.
 //!
-//! The screenshot is left at `<target>/screenshots/window-default.png` for people to look at.
+//! The screenshot is left at `<target>/screenshots/window-default.png` for people to look at, and
+//! one for each teaching overlay (`overlay-*.png`), checked for the overlay's colour (and, with
+//! the overlays off, for its absence).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -155,6 +157,74 @@ fn picture_checks(png: &Path) -> Vec<Check> {
     ]
 }
 
+/// Each teaching overlay's key colour: a colour only that overlay paints, solid (tag plates, or
+/// the middle of its lines), so that it can be counted in a screenshot.
+struct Key {
+    name: &'static str,
+    colour: [u8; 3],
+    tolerance: i32,
+}
+
+/// Arc tags (amber plates), enfilade tags (violet plates), blocked sight lines (red), the movement
+/// envelope's lines (teal), a refused move's ghost tag (pale red): see `src/ui/overlays/scene.rs`.
+const OVERLAY_KEYS: [Key; 5] = [
+    Key { name: "arcs", colour: [255, 214, 153], tolerance: 6 },
+    Key { name: "enfilade", colour: [226, 208, 250], tolerance: 6 },
+    Key { name: "sight", colour: [238, 48, 58], tolerance: 12 },
+    Key { name: "movement", colour: [0, 118, 150], tolerance: 10 },
+    Key { name: "ghost", colour: [255, 206, 202], tolerance: 6 },
+];
+
+fn count_key(img: &image::RgbImage, key: &Key) -> usize {
+    img.pixels().filter(|p| near(&p.0, key.colour, key.tolerance)).count()
+}
+
+/// One screenshot per overlay, each checked for its key colour; and one with every overlay off,
+/// checked for none of them. The cases are the teaching battle's.
+fn overlay_checks(display: &str, dir: &Path) -> Vec<Check> {
+    // (file, env, [(test name, key that must show, with at least this many pixels)])
+    let view = ("OTP_VIEW", "22,28,20");
+    type Want = (&'static str, &'static str, usize);
+    let cases: [(&str, Vec<(&str, &str)>, Vec<Want>); 4] = [
+        // Guns' range bands, with 1st Maryland's musket arc under the pointer to compare.
+        ("overlay-arcs.png", vec![("OTP_SELECT", "Continental Artillery"), ("OTP_OVERLAYS", "arcs"), ("OTP_CURSOR", "15,21.7"), view], vec![("arcs_overlay_is_drawn", "arcs", 400)]),
+        ("overlay-enfilade.png", vec![("OTP_SELECT", "1st Maryland"), ("OTP_OVERLAYS", "enfilade"), view], vec![("enfilade_overlay_is_drawn", "enfilade", 400)]),
+        // The 23rd Foot looking at the Continental Light Dragoons: two lines blocked by the
+        // Delaware Light Infantry, one through the Wheat Field.
+        ("overlay-sight.png", vec![("OTP_SELECT", "23rd Foot"), ("OTP_OVERLAYS", "sight"), ("OTP_CURSOR", "56.5,13.6"), ("OTP_VIEW", "38,27,17")], vec![("sight_overlay_draws_blocked_lines", "sight", 60)]),
+        // 1st Maryland dragged 5.4" forward over the Ridge breastwork: 6.4" of its 6" (6.1, 6.7).
+        ("overlay-movement.png", vec![("OTP_SELECT", "1st Maryland"), ("OTP_OVERLAYS", "movement"), ("OTP_DRAG", "18,21.6,18,27"), view], vec![("movement_envelope_is_drawn", "movement", 60), ("movement_ghost_is_refused", "ghost", 300)]),
+    ];
+    let mut out = Vec::new();
+    let key = |name: &str| OVERLAY_KEYS.iter().find(|k| k.name == name).expect("a key");
+    for (file, env, want) in &cases {
+        let png = dir.join(file);
+        let name = *file;
+        match play_screenshot(display, &png, env).map_err(|e| e.to_string()).and_then(|_| image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())) {
+            Ok(img) => {
+                for (test, k, least) in want {
+                    let n = count_key(&img, key(k));
+                    println!("  {name}: {k} key colour on {n} px");
+                    out.push(check(test, n >= *least, || format!("{name}: {n} px of the {k} colour, wanted {least}")));
+                }
+            }
+            Err(e) => out.extend(want.iter().map(|(test, ..)| check(test, false, || format!("{name}: {e}")))),
+        }
+    }
+    // The same selections with every overlay off: none of the overlay colours.
+    for (file, sel) in [("overlay-off-guns.png", "Continental Artillery"), ("overlay-off-line.png", "1st Maryland")] {
+        let png = dir.join(file);
+        match play_screenshot(display, &png, &[("OTP_SELECT", sel), ("OTP_CURSOR", "11,25.1"), view]).and_then(|_| image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())) {
+            Ok(img) => {
+                let found: Vec<(&str, usize)> = OVERLAY_KEYS.iter().map(|k| (k.name, count_key(&img, k))).filter(|(_, n)| *n > 12).collect();
+                out.push(check("overlays_off_show_no_overlay_colour", found.is_empty(), || format!("{file}: {found:?}")));
+            }
+            Err(e) => out.push(check("overlays_off_show_no_overlay_colour", false, || format!("{file}: {e}"))),
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
     println!("\nrunning window test (otp play --screenshot on the default scenario)");
     let mut _server = None;
@@ -223,6 +293,8 @@ fn main() -> ExitCode {
         Err(e) => checks.push(Check { name: "bad_file_keeps_the_table_and_shows_red", result: Err(e) }),
     }
     let _ = std::fs::remove_file(&bad);
+
+    checks.extend(overlay_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());
     drop(_server);
 

@@ -82,19 +82,20 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<View>().add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
 }
 
-/// Arrows or WASD pan (Shift: faster), + and - zoom about the centre, F or Home fits the table.
+/// Arrows pan (Shift: faster), + and - zoom about the centre, F or Home fits the table. (Letter
+/// keys are the teaching overlays' and the ruler's: A, E, L, M, R.)
 fn keyboard(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut view: ResMut<View>, mut redraw: MessageWriter<RequestRedraw>) {
     let mut dir = Vec2::ZERO;
-    if keys.any_pressed([KeyCode::ArrowLeft, KeyCode::KeyA]) {
+    if keys.pressed(KeyCode::ArrowLeft) {
         dir.x -= 1.0;
     }
-    if keys.any_pressed([KeyCode::ArrowRight, KeyCode::KeyD]) {
+    if keys.pressed(KeyCode::ArrowRight) {
         dir.x += 1.0;
     }
-    if keys.any_pressed([KeyCode::ArrowUp, KeyCode::KeyW]) {
+    if keys.pressed(KeyCode::ArrowUp) {
         dir.y += 1.0;
     }
-    if keys.any_pressed([KeyCode::ArrowDown, KeyCode::KeyS]) {
+    if keys.pressed(KeyCode::ArrowDown) {
         dir.y -= 1.0;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);

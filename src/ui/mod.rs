@@ -9,13 +9,17 @@
 //! - `unit_sheet`: the side panel with the selected unit's sheet (OTP 4.2).
 //! - `table_view`: the table itself, the troops, labels, hover, selection, scale bar.
 //! - `ruler`: click-drag measuring, snapping edge to edge between stands.
+//! - `overlays`: the teaching overlays (arcs, enfilade and flanks, line of sight, movement), their
+//!   keys and legend; `table_view` paints their drawings.
 //! - `screenshot`: `--screenshot` (save the first drawn frame, time it, exit) and the
-//!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` presets for screenshots.
+//!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` / `OTP_OVERLAYS` /
+//!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots.
 //!
 //! `paint` is not a plugin: it turns picture shapes into egui shapes and places labels.
 
 mod camera;
 mod file_menu;
+mod overlays;
 mod paint;
 mod ruler;
 mod screenshot;
@@ -113,7 +117,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
         .add_systems(Update, retitle)
-        .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, screenshot::plugin));
+        .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin));
 }
 
 fn spawn_camera(mut commands: Commands) {

@@ -8,6 +8,10 @@
 //! - `OTP_HELP=1`: the help window open.
 //! - `OTP_OPEN=path`: open that file as from the Open window (a bad file shows its errors).
 //! - `OTP_HOVER="x,y"`: show the tooltip of whatever is at (x, y) inches (screenshots only).
+//! - `OTP_OVERLAYS="arcs,enfilade,sight,movement"`: turn teaching overlays on (also `all`, `ball`).
+//! - `OTP_CURSOR="x,y"`: the pointer at (x, y) inches, as `OTP_HOVER`: the sight overlay's target.
+//! - `OTP_DRAG="x1,y1,x2,y2[,x3,y3…][,shift]"`: drag the selected unit from the first point
+//!   through the others and release (Movement overlay); `shift` for a side step.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,6 +22,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 
 use super::camera::View;
 use super::file_menu;
+use super::overlays::{MoveDrag, Overlays};
 use super::ruler::Ruler;
 use super::table_view::{HoverPreset, Selection, TableFrames};
 use super::toolbar::Help;
@@ -51,7 +56,29 @@ fn numbers(var: &str, n: usize) -> Option<Vec<f32>> {
     }
 }
 
-fn presets(mut commands: Commands, units: Query<(Entity, &Unit)>, mut selection: ResMut<Selection>, mut ruler: ResMut<Ruler>, mut view: ResMut<View>, mut help: ResMut<Help>, mut hover: ResMut<HoverPreset>) {
+/// `OTP_DRAG`: at least two points, and maybe `shift` at the end.
+fn drag_points(text: &str) -> Option<(Vec<Vec2>, bool)> {
+    let mut tokens: Vec<&str> = text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    let shift = tokens.last().is_some_and(|t| t.eq_ignore_ascii_case("shift"));
+    if shift {
+        tokens.pop();
+    }
+    let v: Vec<f32> = tokens.iter().map(|t| t.parse().ok()).collect::<Option<Vec<f32>>>()?;
+    (v.len() >= 4 && v.len() % 2 == 0 && v.iter().all(|x| x.is_finite())).then(|| (v.chunks(2).map(|c| Vec2::new(c[0], c[1])).collect(), shift))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn presets(
+    mut commands: Commands,
+    units: Query<(Entity, &Unit)>,
+    mut selection: ResMut<Selection>,
+    mut ruler: ResMut<Ruler>,
+    mut view: ResMut<View>,
+    mut help: ResMut<Help>,
+    mut hover: ResMut<HoverPreset>,
+    mut overlays: ResMut<Overlays>,
+    mut drag: ResMut<MoveDrag>,
+) {
     if let Ok(name) = std::env::var("OTP_SELECT") {
         match units.iter().find(|(_, u)| u.name.eq_ignore_ascii_case(name.trim())) {
             Some((e, _)) => selection.unit = Some(e),
@@ -68,6 +95,21 @@ fn presets(mut commands: Commands, units: Query<(Entity, &Unit)>, mut selection:
     }
     if let Some(v) = numbers("OTP_HOVER", 2) {
         hover.0 = Some(Vec2::new(v[0], v[1]));
+    }
+    if let Some(v) = numbers("OTP_CURSOR", 2) {
+        hover.0 = Some(Vec2::new(v[0], v[1]));
+    }
+    if let Ok(list) = std::env::var("OTP_OVERLAYS") {
+        let unknown = overlays.set_from(&list);
+        if !unknown.is_empty() {
+            eprintln!("OTP_OVERLAYS: unknown overlay(s) {unknown:?}; known: arcs, enfilade, sight, movement, all, ball");
+        }
+    }
+    if let Ok(text) = std::env::var("OTP_DRAG") {
+        match drag_points(&text) {
+            Some(d) => drag.pending = Some(d),
+            None => eprintln!("OTP_DRAG={text:?}: expected x1,y1,x2,y2[,x3,y3…][,shift]; ignored"),
+        }
     }
     if std::env::var("OTP_HELP").is_ok_and(|v| v != "0") {
         help.open = true;
@@ -120,5 +162,19 @@ fn shoot(
     } else if frames.count - requested > MAX_FRAMES_WAITING {
         eprintln!("no screenshot after {MAX_FRAMES_WAITING} frames; giving up");
         exit.write(AppExit::error());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drag_presets_parse_points_and_shift() {
+        let (p, shift) = drag_points("18,21.6, 18,27").unwrap();
+        assert_eq!((p, shift), (vec![Vec2::new(18.0, 21.6), Vec2::new(18.0, 27.0)], false));
+        let (p, shift) = drag_points("1,2,3,4,5,6,shift").unwrap();
+        assert!(shift && p.len() == 3);
+        assert!(drag_points("1,2").is_none() && drag_points("1,2,3").is_none() && drag_points("a,b,c,d").is_none());
     }
 }

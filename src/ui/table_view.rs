@@ -9,6 +9,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, Pos2, Rect};
 
 use super::camera::View;
+use super::overlays::{Teach, readout_ui, scene as overlay};
 use super::paint::{self, LabelStyle, Prepared, Taken};
 use super::ruler::Ruler;
 use super::{FreeRect, UiSet, root_ui};
@@ -99,8 +100,8 @@ fn draw_table(
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
     mut frames: ResMut<TableFrames>,
-    hover_preset: Res<HoverPreset>,
-    options: Option<Res<super::RunOptions>>,
+    (hover_preset, options): (Res<HoverPreset>, Option<Res<super::RunOptions>>),
+    mut teach: Teach,
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
     stands: Query<&Footprint, With<Stand>>,
@@ -152,8 +153,30 @@ fn draw_table(
         // egui may run a frame's pass twice (a discarded first pass); the input is the same both
         // times, so movements are taken from the first pass only.
         let first_pass = ctx.current_pass_index() == 0;
+        // With the Movement overlay on, a left drag that starts on the selected unit moves it (a
+        // ghost, 6.x); it takes precedence over the ruler and panning.
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.drag_started_by(egui::PointerButton::Primary)
+            && let Some(o) = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos())
+        {
+            let at = view.to_table(o);
+            let on_selected = selection.unit.is_some() && unit_at(&troops.0, at, 3.0 / view.ppi).map(|u| u.entity) == selection.unit;
+            if on_selected {
+                teach.start_drag(selection.unit, at, shift);
+            }
+        }
+        if teach.dragging() {
+            if response.dragged_by(egui::PointerButton::Primary) && let Some(p) = response.interact_pointer_pos() {
+                teach.drag_to(view.to_table(p), shift);
+            }
+            if response.drag_stopped() || !ui.input(|i| i.pointer.primary_down()) {
+                teach.end_drag();
+            }
+            ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
+        }
+        let move_drag = teach.dragging();
         // Pan: right or middle drag, or left drag when the ruler is off. Zoom: the wheel, to the cursor.
-        let primary_pans = !ruler.enabled;
+        let primary_pans = !ruler.enabled && !move_drag;
         if first_pass && response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {
             view.pan_by_screen(response.drag_delta());
             ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
@@ -195,7 +218,7 @@ fn draw_table(
         };
 
         // Ruler drags and selection clicks.
-        if ruler.enabled {
+        if ruler.enabled && !move_drag {
             if response.drag_started_by(egui::PointerButton::Primary) {
                 let origin = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos());
                 if let Some(o) = origin {
@@ -217,14 +240,24 @@ fn draw_table(
         if response.clicked() {
             selection.unit = hovered;
         }
-        if hovered.is_some() && !response.dragged() && !ruler.enabled {
-            ctx.set_cursor_icon(egui::CursorIcon::PointingHand);
+        let grabbable = teach.overlays.movement && hovered.is_some() && hovered == selection.unit;
+        if hovered.is_some() && !response.dragged() && (!ruler.enabled || grabbable) {
+            ctx.set_cursor_icon(if grabbable { egui::CursorIcon::Grab } else { egui::CursorIcon::PointingHand });
         }
+        // The teaching overlays for this frame's selection and pointer.
+        if teach.update(selection.unit, hovered) {
+            ctx.request_repaint();
+        }
+        let scenes = teach.scenes();
 
         // Terrain, grid and objectives.
         let mut out: Vec<egui::Shape> = Vec::with_capacity(cache.body.len() * 2);
         for p in &cache.body {
             paint::shape(&view, &p.shape, &p.triangles, &mut out);
+        }
+        // Overlay areas lie on the table, under the troops.
+        for sc in &scenes {
+            overlay::paint(&view, &sc.under, &mut out);
         }
 
         // The troops: selected unit last, so its outline is on top.
@@ -261,10 +294,26 @@ fn draw_table(
             taken.add(Rect::from_center_size(view.to_screen(c.at), egui::vec2(2.0 * r, 2.0 * r)));
             commander_labels.extend(labels.into_iter().map(|l| (l, c.at)));
         }
+        // Overlay lines, ghosts and markers over the troops; their tags before any other label.
+        let mut label_shapes: Vec<egui::Shape> = Vec::new();
+        for sc in &scenes {
+            overlay::paint(&view, &sc.over, &mut out);
+        }
+        for sc in &scenes {
+            overlay::reserve(&view, &sc.over, &mut taken);
+        }
+        let mut badges: Vec<egui::Shape> = Vec::new();
+        for sc in &scenes {
+            overlay::paint_badges(&ctx, &view, &sc.over, &mut taken, &mut badges);
+        }
+        for sc in &scenes {
+            overlay::paint_tags(&ctx, &view, &sc.tags, &mut taken, &mut label_shapes);
+        }
+        // Badges over the tags' leader lines.
+        label_shapes.extend(badges);
 
         // Labels, most important first: the selected unit, units, commanders, objectives, terrain.
         unit_labels.sort_by_key(|(_, _, selected, _)| !*selected);
-        let mut label_shapes: Vec<egui::Shape> = Vec::new();
         let mut leaders: Vec<egui::Shape> = Vec::new();
         // Zoomed far out there is no room for every name: those that would sit on others wait
         // for the hover tooltip (the selected and hovered units keep theirs).
@@ -367,13 +416,43 @@ fn draw_table(
 
         scale_bar(&ctx, &painter, &view);
         status_line(&ctx, &painter, &view, pointer, &battlefield.scenario);
+        let mut hints = Vec::new();
         if ruler.enabled {
-            hint(&ctx, &painter, &view, "Ruler: drag to measure · an end on a stand measures edge to edge · Esc clears · R puts it away");
+            hints.push("Ruler: drag to measure · an end on a stand measures edge to edge · Esc clears · R puts it away");
         }
+        if teach.overlays.any() && selection.unit.is_none() {
+            hints.push("Teaching overlays: click a unit to see its arcs, flanks, sight or moves");
+        }
+        if teach.overlays.movement && selection.unit.is_some() {
+            hints.push("Move: drag the unit · an end stand wheels · Shift-drag side-steps · a column drags its head · Esc clears");
+        }
+        for (row, text) in hints.into_iter().enumerate() {
+            hint(&ctx, &painter, &view, text, row);
+        }
+        let readout = teach.readout();
 
         // The tooltip for the unit or commander under the pointer.
         if !response.dragged() && let Some(pos) = pointer_pos {
-            if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)) {
+            if let Some((title, rows)) = &readout {
+                // Sight overlay: the readout for the enemy under the pointer (8.1–8.11), on the
+                // side away from the firer so that it does not hide the lines.
+                let firer = selection.unit.and_then(|e| troops.0.iter().find(|g| g.entity == e)).map(|g| g.stands.iter().map(|f| f.centre).sum::<Vec2>() / g.stands.len().max(1) as f32);
+                let away = firer.map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, 1.0));
+                let pivot = egui::Align2([if away.x >= 0.0 { egui::Align::Min } else { egui::Align::Max }, if away.y >= 0.0 { egui::Align::Min } else { egui::Align::Max }]);
+                let offset = egui::vec2(if away.x >= 0.0 { 18.0 } else { -18.0 }, if away.y >= 0.0 { 18.0 } else { -18.0 });
+                egui::Area::new(egui::Id::new("sight_readout"))
+                    .order(egui::Order::Tooltip)
+                    .interactable(false)
+                    .pivot(pivot)
+                    .fixed_pos(pos + offset)
+                    .constrain(true)
+                    .show(&ctx, |ui| {
+                        egui::Frame::popup(ui.style()).show(ui, |ui| {
+                            ui.set_max_width(430.0);
+                            readout_ui(ui, title, rows);
+                        });
+                    });
+            } else if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)) {
                 tooltip(&ctx, pos, |ui| {
                     ui.horizontal(|ui| {
                         swatch(ui, side_colour(u.side));
@@ -505,10 +584,10 @@ fn status_line(ctx: &egui::Context, painter: &egui::Painter, view: &View, pointe
     painter.galley(pos, g, light);
 }
 
-fn hint(ctx: &egui::Context, painter: &egui::Painter, view: &View, text: &str) {
+fn hint(ctx: &egui::Context, painter: &egui::Painter, view: &View, text: &str, row: usize) {
     let light = Color32::from_rgb(250, 238, 170);
     let g = paint::galley(ctx, text, 13.0, false, light);
-    let pos = egui::pos2(view.rect.center().x - g.size().x / 2.0, view.rect.top() + 10.0);
+    let pos = egui::pos2(view.rect.center().x - g.size().x / 2.0, view.rect.top() + 10.0 + row as f32 * (g.size().y + 16.0));
     let plate = Rect::from_min_size(pos, g.size()).expand2(egui::vec2(10.0, 5.0));
     painter.add(egui::Shape::Rect(egui::epaint::RectShape::new(plate, 5.0, Color32::from_black_alpha(170), egui::Stroke::new(1.0, light), egui::StrokeKind::Inside)));
     painter.galley(pos, g, light);

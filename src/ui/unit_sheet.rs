@@ -6,6 +6,7 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
+use super::overlays::{MoveDrag, OverlayCache, Overlays, legend_ui};
 use super::paint;
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui};
@@ -18,8 +19,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
 }
 
-fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>) {
-    if keys.just_pressed(KeyCode::Escape) {
+/// Esc closes the sheet, unless it is clearing a move's ghost first.
+pub(super) fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>, drag: Res<MoveDrag>) {
+    if keys.just_pressed(KeyCode::Escape) && !drag.has_ghost() {
         selection.unit = None;
     }
 }
@@ -108,6 +110,7 @@ fn sheet(
     commanders: Query<&Commander>,
     sides: Query<&SideInfo>,
     battlefield: Option<Res<Battlefield>>,
+    (mut overlays, cache, drag): (ResMut<Overlays>, Res<OverlayCache>, Res<MoveDrag>),
 ) -> Result {
     let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -130,6 +133,12 @@ fn sheet(
         });
         ui.label(RichText::new("Unit sheet (OTP 4.2)").weak().italics());
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            if overlays.any() {
+                egui::CollapsingHeader::new(RichText::new("Teaching overlays").strong().size(13.5).color(Color32::from_rgb(226, 214, 170)))
+                    .id_salt("teaching_overlays")
+                    .default_open(true)
+                    .show(ui, |ui| legend_ui(ui, &mut overlays, unit, &cache, &drag));
+            }
             section(ui, "Unit");
             egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
                 row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());

@@ -2,3 +2,5 @@
 
 pub mod charts;
 pub mod dice;
+pub mod engine;
+pub mod fire;

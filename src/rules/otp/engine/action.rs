@@ -1,0 +1,64 @@
+//! Every change to a game is an [`Action`]. Units, brigades and commanders are named as the
+//! scenario names them, so a saved game reads like a log of orders.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::model::Formation;
+use crate::table::movement::MoveStep;
+
+/// How a unit tries to shed its Morale Marker (10.2, 10.4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Removal {
+    /// 2D10 on the MORALE RESULTS TABLE, modified for losses and works (10.2, 10.3).
+    Roll,
+    /// A commander rides to the unit and spends a morale pass: the marker comes off (10.4).
+    Pass { commander: String },
+    /// After this turn's roll, a morale pass buys one re-roll, whose result stands (10.2, 10.4).
+    RerollWithPass { commander: String },
+}
+
+/// One order or step of the sequence of play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    /// Roll COMMANDER VALUES for every commander without a fixed rating and begin turn 1 (2.0, 4.2).
+    StartGame,
+    /// Draw a chit from the cup: its brigade is phasing (4.3).
+    DrawChit,
+    /// Remove a unit's Morale Marker (10.2–10.4).
+    RemoveMarker { unit: String, how: Removal },
+    /// Move a unit of the phasing brigade (3.x, 6.x). A change of formation may come first.
+    Move { unit: String, steps: Vec<MoveStep> },
+    /// Change formation (6.2; limber or unlimber for artillery, 3.3).
+    ChangeFormation { unit: String, formation: Formation },
+    /// Fire at an enemy unit (8.x): resolved by the fire-combat module when it is wired in.
+    Fire { unit: String, target: String },
+    /// Charge an enemy unit (6.9, 9.x): resolved by the melee module when it is wired in.
+    Charge { unit: String, target: String },
+    /// The phasing brigade has finished: its chit is set aside (4.3).
+    EndActivation,
+    /// A unit in reserve status tries to regain figures after the last chit (4.4, 11.0).
+    AttemptRebuild { unit: String },
+    /// Check off the turn and refill the cup; at the turn limit the game ends (4.5).
+    EndTurn,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::StartGame => write!(f, "start the game"),
+            Action::DrawChit => write!(f, "draw a chit"),
+            Action::RemoveMarker { unit, how: Removal::Roll } => write!(f, "{unit} rolls to remove its Morale Marker"),
+            Action::RemoveMarker { unit, how: Removal::Pass { commander } } => write!(f, "{commander} uses a morale pass on {unit}"),
+            Action::RemoveMarker { unit, how: Removal::RerollWithPass { commander } } => write!(f, "{commander} spends a morale pass for {unit} to re-roll"),
+            Action::Move { unit, steps } => write!(f, "move {unit}: {steps:?}"),
+            Action::ChangeFormation { unit, formation } => write!(f, "{unit} forms {formation:?}"),
+            Action::Fire { unit, target } => write!(f, "{unit} fires at {target}"),
+            Action::Charge { unit, target } => write!(f, "{unit} charges {target}"),
+            Action::EndActivation => write!(f, "end the activation"),
+            Action::AttemptRebuild { unit } => write!(f, "{unit} tries to rebuild"),
+            Action::EndTurn => write!(f, "end the turn"),
+        }
+    }
+}

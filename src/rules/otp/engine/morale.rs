@@ -1,0 +1,400 @@
+//! Morale Markers (10.0): removing them by a roll on the MORALE RESULTS TABLE, modified for
+//! losses and works (10.2, 10.3), or by a commander's morale pass (10.4); the re-roll a pass buys;
+//! the results that limit what a unit may do this turn, and retreats (6.11) with militia
+//! stragglers (optional 6.14). Also the plumbing other modules call when a unit receives a marker.
+
+use bevy::prelude::Entity;
+
+use super::action::{Action, Removal};
+use super::report::{Refusal, Report, refuse};
+use super::state::{MoraleRoll, UnitRestore};
+use super::Game;
+use crate::rules::otp::charts::{ArmClass, MoraleClass, MoraleModifiers, MoraleResult, Severity};
+use crate::scenario::model::{Terrain, UnitType};
+use crate::scenario::spawn::{MoraleMarker, Stand, Unit};
+use crate::table::footprint::Footprint;
+use crate::table::geom::convex_near_polyline;
+use crate::table::movement::retreat;
+use crate::table::range::unit_distance;
+
+/// How close to works a stand must be to count as in or behind them (10.3), inches.
+pub const WORKS_REACH: f32 = 1.0;
+
+impl Game {
+    /// 10.1: the unit receives a Morale Marker (it carries at most one). `firefight`: from two
+    /// rounds of a firefight, so only a roll removes it (10.4). For the fire and melee modules.
+    pub fn give_marker(&mut self, report: &mut Report, unit: Entity, firefight: bool) {
+        let turn = self.turn();
+        let name = self.unit(unit).name.clone();
+        let had = self.has_marker(unit);
+        self.world.entity_mut(unit).insert(MoraleMarker);
+        let mut t = self.turn_mut(unit);
+        t.marker_turn = Some(turn);
+        t.marker_from_firefight |= firefight;
+        report.change("10.1", if had { format!("{name} keeps its one Morale Marker") } else { format!("{name} receives a Morale Marker") });
+    }
+
+    /// 11.0: the unit was fired on by artillery this turn (not in reserve status). For the fire module.
+    pub fn mark_artillery_target(&mut self, unit: Entity) {
+        self.turn_mut(unit).artillery_target = true;
+    }
+
+    /// Take `n` figures off a unit, from its last stand forward; empty stands leave the table.
+    /// Returns the figures actually lost.
+    pub fn lose_figures(&mut self, unit: Entity, n: u32) -> u32 {
+        let mut left = n;
+        let mut stands = self.unit(unit).stands.clone();
+        while left > 0 {
+            let Some(&s) = stands.last() else { break };
+            let mut stand = self.world.get_mut::<Stand>(s).expect("a stand");
+            let take = left.min(stand.figures);
+            stand.figures -= take;
+            left -= take;
+            if stand.figures == 0 {
+                stands.pop();
+                self.world.despawn(s);
+            }
+        }
+        let lost = n - left;
+        let mut u = self.unit_mut(unit);
+        u.stands = stands;
+        u.figures -= lost.min(u.figures);
+        lost
+    }
+
+    /// 10.3: the loss category and whether all its stands are in or behind works.
+    pub fn morale_modifiers(&self, unit: Entity) -> MoraleModifiers {
+        let u = self.unit(unit);
+        let severity = self.charts.losses.severity(u.initial_figures, u.initial_figures.saturating_sub(u.figures));
+        let works: Vec<Vec<bevy::math::Vec2>> = self
+            .scenario
+            .terrain
+            .iter()
+            .filter_map(|t| match t {
+                Terrain::Obstacle { kind, path, .. } if kind.is_works() => Some(path.iter().map(|&p| bevy::math::Vec2::from(p)).collect()),
+                _ => None,
+            })
+            .collect();
+        let stands: Vec<Footprint> = u.stands.iter().filter_map(|&s| self.world.get::<Footprint>(s).copied()).collect();
+        let in_works = !stands.is_empty() && stands.iter().all(|f| works.iter().any(|w| convex_near_polyline(&f.corners(), w, WORKS_REACH)));
+        MoraleModifiers { severity, in_works }
+    }
+
+    /// The chance of each result for the unit now: the odds preview.
+    pub fn morale_odds(&self, unit: Entity) -> Vec<(MoraleResult, f64)> {
+        let u = self.unit(unit);
+        self.charts.morale.odds(MoraleClass::of(u.unit_type, ArmClass::from(u.arm)), &self.morale_modifiers(unit))
+    }
+
+    fn capture(&self, unit: Entity) -> UnitRestore {
+        let u = self.unit(unit).clone();
+        let stands = u.stands.iter().filter_map(|&s| Some((s, *self.world.get::<Stand>(s)?, *self.world.get::<Footprint>(s)?))).collect();
+        UnitRestore { unit: u, turn: self.unit_turn(unit).clone(), marker: self.has_marker(unit), stands }
+    }
+
+    fn restore(&mut self, unit: Entity, r: UnitRestore) {
+        let mut ids = Vec::new();
+        for (e, stand, footprint) in r.stands {
+            if self.world.get::<Stand>(e).is_some() {
+                self.world.entity_mut(e).insert((stand, footprint));
+                ids.push(e);
+            } else {
+                ids.push(self.world.spawn((stand, footprint)).id());
+            }
+        }
+        *self.unit_mut(unit) = Unit { stands: ids, ..r.unit };
+        *self.turn_mut(unit) = r.turn;
+        if r.marker {
+            self.world.entity_mut(unit).insert(MoraleMarker);
+        } else {
+            self.world.entity_mut(unit).remove::<MoraleMarker>();
+        }
+    }
+
+    pub(super) fn remove_marker(&mut self, action: &Action, name: &str, how: &Removal) -> Result<Report, Refusal> {
+        let unit = self.find_unit(name)?;
+        self.require_phasing(unit)?;
+        let t = self.unit_turn(unit).clone();
+        let turn = self.turn();
+        let marker = self.has_marker(unit);
+        match how {
+            Removal::Roll => {
+                if !marker {
+                    return refuse("10.2", format!("{name} has no Morale Marker"));
+                }
+                if t.morale.is_some() {
+                    return refuse("10.2", format!("{name} has made its one roll on the MORALE RESULTS TABLE this turn (a morale pass may buy one re-roll)"));
+                }
+                let mut report = Report::new(turn, action, format!("{name} rolls to remove its Morale Marker (10.2)"));
+                let before = self.capture(unit);
+                let result = self.morale_roll(&mut report, unit);
+                self.turn_mut(unit).morale = Some(MoraleRoll { result, rerolled: false, before: Some(Box::new(before)) });
+                self.apply_result(&mut report, unit, result);
+                Ok(report)
+            }
+            Removal::Pass { commander } => {
+                let c = self.find_commander(commander)?;
+                if !marker {
+                    return refuse("10.2", format!("{name} has no Morale Marker"));
+                }
+                if t.morale.is_some() {
+                    return refuse("10.2", format!("{name} has rolled on the MORALE RESULTS TABLE this turn: a pass may now only buy a re-roll"));
+                }
+                if t.marker_from_firefight {
+                    return refuse("10.4", format!("{name}'s marker came from two rounds of a firefight: it must roll on the MORALE RESULTS TABLE"));
+                }
+                if t.marker_turn == Some(turn) {
+                    return refuse("10.4", format!("{name} received its Morale Marker this turn: a commander cannot use a morale pass to remove it in the same turn"));
+                }
+                let (ride, to) = self.check_pass(c, unit)?;
+                let mut report = Report::new(turn, action, format!("{commander} uses a morale pass on {name} (10.4)"));
+                self.spend_pass(&mut report, c, ride, to, name);
+                self.world.entity_mut(unit).remove::<MoraleMarker>();
+                let mut t = self.turn_mut(unit);
+                t.marker_turn = None;
+                t.marker_from_firefight = false;
+                report.outcome = format!("{name}'s Morale Marker is removed: it may act");
+                report.change("10.4", format!("{name}: Morale Marker removed"));
+                Ok(report)
+            }
+            Removal::RerollWithPass { commander } => {
+                let c = self.find_commander(commander)?;
+                let Some(first) = &t.morale else { return refuse("10.2", format!("{name} has not rolled this turn: there is nothing to re-roll")) };
+                if first.rerolled {
+                    return refuse("10.2", format!("{name} has re-rolled once: the re-roll result must be accepted"));
+                }
+                if !t.done.is_empty() {
+                    return refuse("10.2", format!("{name} has acted on its result ({:?})", t.done));
+                }
+                let (ride, to) = self.check_pass(c, unit)?;
+                let before = first.before.clone().expect("a roll this turn keeps the unit as it was");
+                let first_result = first.result;
+                let mut report = Report::new(turn, action, format!("{commander} spends a morale pass for {name} to re-roll (10.2, 10.4)"));
+                self.spend_pass(&mut report, c, ride, to, name);
+                report.note("10.2", format!("the first result, {first_result}, is set aside"));
+                self.restore(unit, *before);
+                let result = self.morale_roll(&mut report, unit);
+                self.turn_mut(unit).morale = Some(MoraleRoll { result, rerolled: true, before: None });
+                self.apply_result(&mut report, unit, result);
+                Ok(report)
+            }
+        }
+    }
+
+    /// 2D10 on the unit's column of the MORALE RESULTS TABLE, with the 10.3 modifiers.
+    fn morale_roll(&mut self, report: &mut Report, unit: Entity) -> MoraleResult {
+        let u = self.unit(unit).clone();
+        let class = MoraleClass::of(u.unit_type, ArmClass::from(u.arm));
+        let mods = self.morale_modifiers(unit);
+        let roll = self.dice.two_d10();
+        report.die("10.2", format!("{} on the MORALE RESULTS TABLE", u.name), &roll);
+        let chart = &self.charts.morale;
+        let lost = u.initial_figures.saturating_sub(u.figures);
+        if mods.severity != Severity::NoLoss {
+            let source = match self.charts.losses.row_for(u.initial_figures) {
+                Some(row) => row.source.clone(),
+                None => self.charts.losses.percentages.source.clone(),
+            };
+            report.chart("FIGURE LOSS SEVERITY", format!("{} figures", u.initial_figures), format!("{lost} lost"), format!("{:?}", mods.severity), &source);
+            if let Some(m) = chart.losses.iter().find(|m| m.severity == mods.severity) {
+                report.modifier("10.3", format!("{:?} losses ({lost} of {})", mods.severity, u.initial_figures), m.value);
+                report.chart("MORALE RESULTS TABLE: modifiers", "losses", format!("{:?}", mods.severity), format!("{:+}", m.value), &m.source);
+            }
+        }
+        if mods.in_works {
+            report.modifier("10.3", "all stands in or behind works", chart.works.value);
+            report.chart("MORALE RESULTS TABLE: modifiers", "works", "in works", format!("{:+}", chart.works.value), &chart.works.source);
+        }
+        let modified = roll.total + chart.modifier(&mods);
+        let result = chart.result(class, roll.total, &mods);
+        report.chart("MORALE RESULTS TABLE", format!("{class:?}"), format!("{modified:02}"), result.to_string(), &chart.column(class).source);
+        result
+    }
+
+    /// What a result does (10.2 and the table's explanations).
+    fn apply_result(&mut self, report: &mut Report, unit: Entity, result: MoraleResult) {
+        let name = self.unit(unit).name.clone();
+        let explain = self.charts.morale.explain(result.kind()).clone();
+        report.outcome = format!("{result}: {}", explain.text);
+        if explain.removes_marker {
+            self.world.entity_mut(unit).remove::<MoraleMarker>();
+            let mut t = self.turn_mut(unit);
+            t.marker_turn = None;
+            t.marker_from_firefight = false;
+            report.change("10.2", format!("{name}: Morale Marker removed"));
+        } else {
+            report.change("10.2", format!("{name} keeps its Morale Marker"));
+        }
+        match result {
+            MoraleResult::NE => {}
+            MoraleResult::HalfMove | MoraleResult::Deploy | MoraleResult::Stand | MoraleResult::Forward => {
+                self.turn_mut(unit).restriction = Some(result);
+                report.change("10.2", format!("{name} is limited this turn: {result}"));
+                if result == MoraleResult::Forward {
+                    // TODO(morale): enforce the mandatory advance toward the nearest visible enemy (7.4).
+                    report.note("7.4", "mandatory forward movement is left to the players: move toward the nearest enemy");
+                }
+            }
+            MoraleResult::Retreat { moves } => self.retreat_unit(report, unit, moves),
+        }
+    }
+
+    /// 6.11: retreat `moves` full moves straight away from the nearest enemy; militia lose
+    /// stragglers (optional 6.14).
+    fn retreat_unit(&mut self, report: &mut Report, unit: Entity, moves: u8) {
+        let u = self.unit(unit).clone();
+        let s = self.situation();
+        let Ok(me) = s.find(&u.name) else { return };
+        let gone = |name: &str| self.unit_entity(name).is_none_or(|e| self.unit_turn(e).off_table || self.unit(e).figures == 0);
+        let enemy = (0..s.units().len())
+            .filter(|&i| s.unit(i).side != u.side && !s.unit(i).stands.is_empty() && !gone(&s.unit(i).name))
+            .map(|i| (unit_distance(&s, me, i), i))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((_, enemy)) = enemy else {
+            report.note("6.11", format!("{} has no enemy to retreat from", u.name));
+            return;
+        };
+        let distance = moves as f32 * self.normal_move(unit, u.formation);
+        let mut path = retreat(&s, me, enemy, distance);
+        if let Some(first) = path.in_the_way.first() {
+            // TODO(6.11): a friendly unit in the way rolls against its CV to let the retreat through.
+            report.note("6.11", format!("{} is in the way after {:.2}\": the retreat stops short of it", first.unit, first.after));
+            path = retreat(&s, me, enemy, (first.after - 0.05).max(0.0));
+        }
+        report.change("6.11", format!("{} retreats {:.2}\" away from {} (bearing {:.0})", u.name, distance, s.unit(enemy).name, path.bearing));
+        self.place(unit, &path.stands, u.formation);
+        self.turn_mut(unit).moved = true;
+        if matches!(u.arm, crate::scenario::model::Arm::Artillery { .. }) {
+            // TODO(7.4): unlimbered guns are left behind and the crew retreats as skirmishers.
+            report.note("7.4", "the crew leaving its guns is not yet modelled: the battery retreats whole");
+        }
+        if path.off_table {
+            self.turn_mut(unit).off_table = true;
+            report.change("6.11", format!("{} retreats off the table", u.name));
+        }
+        if self.scenario.optional_rules.militia_stragglers && u.unit_type == UnitType::Militia {
+            for _ in 0..moves {
+                let roll = self.dice.ad(1);
+                report.die("6.14", format!("stragglers from {}", u.name), &roll);
+                let lost = self.lose_figures(unit, roll.total as u32);
+                report.change("6.14", format!("{} loses {lost} figures to straggling", u.name));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{activate, ok, refused, teaching};
+    use super::*;
+
+    fn roll(unit: &str) -> Action {
+        Action::RemoveMarker { unit: unit.into(), how: Removal::Roll }
+    }
+
+    fn pass(unit: &str, commander: &str) -> Action {
+        Action::RemoveMarker { unit: unit.into(), how: Removal::Pass { commander: commander.into() } }
+    }
+
+    // OTP 10.2: one roll a turn on the MORALE RESULTS TABLE; the chart cell and die are reported.
+    #[test]
+    fn one_roll_a_turn() {
+        let mut g = teaching(21);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let r = ok(&mut g, roll("Loyalist Militia"));
+        assert_eq!(r.dice.len(), 1);
+        assert_eq!(r.charts.last().unwrap().chart, "MORALE RESULTS TABLE");
+        assert_eq!(r.charts.last().unwrap().column, "Militia");
+        refused(&mut g, roll("Loyalist Militia"), "10.2");
+        refused(&mut g, roll("British Legion Dragoons"), "10.2");
+    }
+
+    // OTP 10.4: a pass removes the marker outright, but not in the turn it came, not for a
+    // firefight's marker, only from the unit's own brigade or the overall commander; 6.12: the
+    // commander must be able to ride to the unit.
+    #[test]
+    fn passes() {
+        let mut g = teaching(4);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        refused(&mut g, pass("Loyalist Militia", "Lt. Col. Webster"), "10.4");
+        refused(&mut g, pass("Loyalist Militia", "Maj. Gen. Greene"), "10.4");
+        refused(&mut g, pass("Loyalist Militia", "Lt. Col. Tarleton"), "6.12");
+        let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
+        let mut scratch = Report::new(1, &Action::EndTurn, "");
+        g.give_marker(&mut scratch, dragoons, false);
+        refused(&mut g, pass("British Legion Dragoons", "Lt. Col. Tarleton"), "10.4");
+        let r = ok(&mut g, pass("Loyalist Militia", "Earl Cornwallis"));
+        assert!(r.dice.is_empty(), "a pass throws no dice");
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        assert!(!g.has_marker(militia));
+        let cornwallis = g.commander_entity("Earl Cornwallis").unwrap();
+        assert_eq!(g.commander(cornwallis).morale_passes_used, 1);
+        // 10.4: firefight markers must be rolled off.
+        let infantry = g.unit_entity("British Legion Infantry").unwrap();
+        g.give_marker(&mut scratch, infantry, true);
+        g.turn_mut(infantry).marker_turn = Some(0);
+        refused(&mut g, pass("British Legion Infantry", "Lt. Col. Tarleton"), "10.4");
+    }
+
+    // OTP 10.4: "after an aggressive commander has removed 3 morale markers ... his brigade must
+    // roll off any further morale markers for the remainder of the game".
+    #[test]
+    fn passes_run_out() {
+        let mut g = teaching(4);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let cornwallis = g.commander_entity("Earl Cornwallis").unwrap();
+        let all = g.passes_left(cornwallis);
+        g.world_mut().get_mut::<crate::scenario::spawn::Commander>(cornwallis).unwrap().morale_passes_used = all;
+        refused(&mut g, pass("Loyalist Militia", "Earl Cornwallis"), "10.4");
+    }
+
+    // OTP 10.2: a pass buys one re-roll after the roll, and the re-roll stands.
+    #[test]
+    fn reroll_once() {
+        let mut g = teaching(9);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let reroll = Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::RerollWithPass { commander: "Earl Cornwallis".into() } };
+        refused(&mut g, reroll.clone(), "10.2");
+        ok(&mut g, roll("Loyalist Militia"));
+        refused(&mut g, pass("Loyalist Militia", "Earl Cornwallis"), "10.2");
+        let figures = g.unit(g.unit_entity("Loyalist Militia").unwrap()).initial_figures;
+        let r = ok(&mut g, reroll.clone());
+        assert_eq!(r.dice.iter().filter(|d| d.rule == "10.2").count(), 1);
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        assert!(g.unit(militia).figures <= figures);
+        refused(&mut g, reroll, "10.2");
+    }
+
+    // OTP 10.2: the re-roll sets the first result aside: a retreat is taken back before rolling again.
+    #[test]
+    fn reroll_takes_back_a_retreat() {
+        let seed = (0..200)
+            .find(|&seed| {
+                let mut g = teaching(seed);
+                ok(&mut g, Action::StartGame);
+                activate(&mut g, "Tarleton's Brigade");
+                ok(&mut g, roll("Loyalist Militia")).outcome.starts_with("Retreat")
+            })
+            .expect("some seed retreats");
+        let mut g = teaching(seed);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        let before = g.capture(militia);
+        let r = ok(&mut g, roll("Loyalist Militia"));
+        assert!(r.changes.iter().any(|c| c.rule == "6.11"), "{r}");
+        assert!(r.dice.iter().any(|d| d.rule == "6.14"), "optional 6.14 is on in the teaching battle: {r}");
+        let reroll = Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::RerollWithPass { commander: "Earl Cornwallis".into() } };
+        let r = g.apply(reroll).unwrap_or_else(|e| panic!("{e}"));
+        if !r.outcome.starts_with("Retreat") {
+            let now = g.capture(militia);
+            assert_eq!(now.unit.figures, before.unit.figures, "{r}");
+            let at = |x: &UnitRestore| x.stands.iter().map(|(_, s, f)| (s.figures, f.centre)).collect::<Vec<_>>();
+            assert_eq!(at(&now), at(&before), "{r}");
+        }
+    }
+}

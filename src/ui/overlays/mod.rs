@@ -1,0 +1,523 @@
+//! Teaching overlays: what the rules' geometry says about the selected unit, drawn on the table.
+//!
+//! - Arcs (A): its firing arcs out to its weapon's range, guns in three bands (8.1, 8.3, 8.4).
+//! - Enfilade (E): the line straight out from its front, the flank and rear zones (8.11, 9.1).
+//! - Sight (L): lines of sight to the enemy unit under the pointer, with a readout (8.1–8.11).
+//! - Movement (M): its movement envelope; drag it to see a ghost of the move, legal or not (6.x).
+//!
+//! The overlays ask `table` (and the MOVEMENT chart) every question and decide none. The window
+//! snapshots the world into a `Situation` each frame an overlay is on (`Snapshot`), and keeps each
+//! overlay's drawing until what it depends on changes (`OverlayCache`). `table_view` paints the
+//! drawings: fills under the troops, lines and ghosts over them, tags with the labels.
+
+mod arcs;
+mod enfilade;
+mod movement;
+pub(crate) mod scene;
+mod shapes;
+mod sight;
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiPrimaryContextPass, egui};
+use egui::{Color32, RichText};
+
+use super::UiSet;
+use crate::scenario::spawn::{Battlefield, Unit};
+use crate::table::footprint::Footprint;
+use crate::table::situation::Situation;
+pub(crate) use movement::DragKind;
+use movement::{AllowanceInfo, Preview};
+use scene::{Scene, colours};
+use sight::{Mark, SightView};
+
+/// Which overlays are on.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Overlays {
+    pub arcs: bool,
+    pub enfilade: bool,
+    pub sight: bool,
+    pub movement: bool,
+    /// Sight for guns firing ball, which fire over lower units (8.9).
+    pub ball: bool,
+}
+
+impl Overlays {
+    pub fn any(&self) -> bool {
+        self.arcs || self.enfilade || self.sight || self.movement
+    }
+
+    /// Turns on the overlays named in a list like "arcs,enfilade,sight,movement" (`OTP_OVERLAYS`);
+    /// the names it does not know.
+    pub fn set_from(&mut self, list: &str) -> Vec<String> {
+        let mut unknown = Vec::new();
+        for name in list.split(',').map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty()) {
+            match name.as_str() {
+                "arcs" | "arc" | "a" => self.arcs = true,
+                "enfilade" | "flanks" | "e" => self.enfilade = true,
+                "sight" | "los" | "l" => self.sight = true,
+                "movement" | "move" | "m" => self.movement = true,
+                "ball" => self.ball = true,
+                "all" => {
+                    self.arcs = true;
+                    self.enfilade = true;
+                    self.sight = true;
+                    self.movement = true;
+                }
+                _ => unknown.push(name),
+            }
+        }
+        unknown
+    }
+}
+
+/// The shortcuts, for the help window.
+pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
+    ("A", "teaching overlay: firing arcs and ranges of the selected unit (8.1–8.4)"),
+    ("E", "teaching overlay: enfilade line, flank and rear zones (8.11, 9.1)"),
+    ("L", "teaching overlay: line of sight to the enemy under the pointer (8.7–8.9)"),
+    ("M", "teaching overlay: movement envelope; drag the unit to try a move (6.x)"),
+    ("Drag the selected unit", "with M on: forward / oblique; from an end stand: wheel; a column: its head's path"),
+    ("Shift-drag", "with M on: side step (half rate)"),
+];
+
+/// A move being dragged, or the ghost left after one (until Esc).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub(crate) struct MoveDrag {
+    pub unit: Option<Entity>,
+    pub kind: Option<DragKind>,
+    /// Where the pointer has been, table inches; the first is where the drag started.
+    pub points: Vec<Vec2>,
+    pub active: bool,
+    /// A drag to replay at start (`OTP_DRAG`): points and Shift.
+    pub pending: Option<(Vec<Vec2>, bool)>,
+}
+
+impl MoveDrag {
+    pub fn clear(&mut self) {
+        *self = MoveDrag { pending: self.pending.take(), ..Default::default() };
+    }
+    pub fn has_ghost(&self) -> bool {
+        self.unit.is_some() && self.points.len() >= 2
+    }
+}
+
+/// The world as the geometry sees it, rebuilt when a stand or unit changes.
+#[derive(Resource, Default)]
+pub(crate) struct Snapshot {
+    pub situation: Option<Situation>,
+    pub index: HashMap<Entity, usize>,
+    signature: u64,
+    generation: u64,
+}
+
+impl Snapshot {
+    fn unit(&self, e: Option<Entity>) -> Option<usize> {
+        e.and_then(|e| self.index.get(&e).copied())
+    }
+}
+
+type BaseKey = (u64, Option<Entity>, Option<Entity>, Overlays);
+type SightKey = (u64, Entity, Entity, bool);
+type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>);
+
+/// The overlays' drawings, kept until what they show changes.
+#[derive(Resource, Default)]
+pub(crate) struct OverlayCache {
+    base: Option<(BaseKey, Scene)>,
+    /// The movement envelope's shapes, and its tags (left out while a ghost is shown).
+    envelope: Option<(BaseKey, Scene, Scene)>,
+    sight: Option<(SightKey, Option<(SightView, Scene)>)>,
+    drag: Option<(DragKey, Option<(Preview, Scene)>)>,
+    /// The selected unit's allowance, for the legend.
+    allowance: Option<(String, AllowanceInfo)>,
+}
+
+/// What `table_view` needs of the overlays.
+#[derive(SystemParam)]
+pub(crate) struct Teach<'w> {
+    pub overlays: ResMut<'w, Overlays>,
+    pub drag: ResMut<'w, MoveDrag>,
+    snapshot: Res<'w, Snapshot>,
+    cache: ResMut<'w, OverlayCache>,
+}
+
+impl Teach<'_> {
+    /// A left press on the selected unit with Movement on starts a move drag.
+    pub fn start_drag(&mut self, selected: Option<Entity>, at: Vec2, shift: bool) -> bool {
+        let (Some(e), true) = (selected, self.overlays.movement) else { return false };
+        let (Some(s), Some(i)) = (&self.snapshot.situation, self.snapshot.unit(selected)) else { return false };
+        let kind = movement::grab_kind(s.unit(i), at, shift);
+        *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None };
+        true
+    }
+
+    pub fn drag_to(&mut self, at: Vec2, shift: bool) {
+        if !self.drag.active {
+            return;
+        }
+        let d = &mut *self.drag;
+        // Shift turns a straight move into a side step and back, live.
+        if let Some(k @ (DragKind::Advance | DragKind::SideStep)) = d.kind {
+            let want = if shift { DragKind::SideStep } else { DragKind::Advance };
+            if k != want {
+                d.kind = Some(want);
+            }
+        }
+        match d.kind {
+            // A column's head leaves a trail: keep a point every quarter inch.
+            Some(DragKind::Path) => {
+                if d.points.last().is_none_or(|p| p.distance(at) >= 0.25) {
+                    d.points.push(at);
+                }
+            }
+            _ => {
+                d.points.truncate(1);
+                d.points.push(at);
+            }
+        }
+    }
+
+    pub fn end_drag(&mut self) {
+        self.drag.active = false;
+    }
+
+    pub fn dragging(&self) -> bool {
+        self.drag.active
+    }
+
+    /// Brings every drawing up to date for this frame; true when any of them changed (the
+    /// window then paints again, so panels drawn before the table catch up).
+    pub fn update(&mut self, selected: Option<Entity>, hovered: Option<Entity>) -> bool {
+        let o = *self.overlays;
+        if !o.any() {
+            return false;
+        }
+        let Some(s) = &self.snapshot.situation else { return false };
+        let mut changed = false;
+        let generation = self.snapshot.generation;
+        // A replayed drag (OTP_DRAG) once the unit is known.
+        if let (Some((points, shift)), Some(e), Some(i)) = (self.drag.pending.clone(), selected, self.snapshot.unit(selected))
+            && points.len() >= 2
+        {
+            let kind = movement::grab_kind(s.unit(i), points[0], shift);
+            *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points, active: false, pending: None };
+        }
+        if self.drag.unit.is_some() && (self.drag.unit != selected || !o.movement) {
+            self.drag.clear();
+        }
+        // Arcs, zones and the envelope depend on the selected unit (and the one hovered, for arcs).
+        let compare = hovered.filter(|h| o.arcs && !o.sight && Some(*h) != selected);
+        let key: BaseKey = (generation, selected, compare, Overlays { ball: false, ..o });
+        if self.cache.base.as_ref().is_none_or(|(k, _)| *k != key) {
+            changed = true;
+            let mut sc = Scene::default();
+            let mut envelope = Scene::default();
+            if let Some(i) = self.snapshot.unit(selected) {
+                if o.enfilade {
+                    sc.extend(enfilade::scene(s, i));
+                }
+                if o.movement && let Some(info) = movement::allowance(s.unit(i)) {
+                    envelope = movement::envelope(s, i, &info);
+                }
+                if o.arcs {
+                    sc.extend(arcs::scene(s, i, true));
+                }
+            }
+            if let Some(j) = self.snapshot.unit(compare) {
+                sc.extend(arcs::scene(s, j, false));
+            }
+            self.cache.base = Some((key.clone(), sc));
+            let tags = Scene { tags: std::mem::take(&mut envelope.tags), ..Default::default() };
+            self.cache.envelope = Some((key, envelope, tags));
+        }
+        self.cache.allowance = self.snapshot.unit(selected).and_then(|i| movement::allowance(s.unit(i)).map(|a| (s.unit(i).name.clone(), a)));
+        // Sight: the selected unit at the enemy under the pointer.
+        let pair = match (o.sight, self.snapshot.unit(selected), self.snapshot.unit(hovered)) {
+            (true, Some(f), Some(t)) if s.unit(f).side != s.unit(t).side => Some((f, t)),
+            _ => None,
+        };
+        match (pair, selected, hovered) {
+            (Some((f, t)), Some(a), Some(b)) => {
+                let key: SightKey = (generation, a, b, o.ball);
+                if self.cache.sight.as_ref().is_none_or(|(k, _)| *k != key) {
+                    changed = true;
+                    let v = sight::view(s, f, t, o.ball);
+                    let sc = sight::scene(&v);
+                    self.cache.sight = Some((key, Some((v, sc))));
+                }
+            }
+            _ => self.cache.sight = None,
+        }
+        // The dragged move.
+        match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, &self.cache.allowance) {
+            (Some(e), Some(i), true, Some((_, info))) => {
+                let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect());
+                if self.cache.drag.as_ref().is_none_or(|(k, _)| *k != key) {
+                    changed = true;
+                    let p = self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, info.allowance));
+                    let made = p.map(|p| {
+                        let sc = movement::preview_scene(&p);
+                        (p, sc)
+                    });
+                    self.cache.drag = Some((key, made));
+                }
+            }
+            _ => self.cache.drag = None,
+        }
+        changed
+    }
+
+    /// This frame's drawings, back to front.
+    pub fn scenes(&self) -> Vec<&Scene> {
+        if !self.overlays.any() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if let Some((_, shapes, tags)) = &self.cache.envelope {
+            out.push(shapes);
+            if !matches!(self.cache.drag, Some((_, Some(_)))) {
+                out.push(tags);
+            }
+        }
+        if let Some((_, s)) = &self.cache.base {
+            out.push(s);
+        }
+        if let Some((_, Some((_, s)))) = &self.cache.sight {
+            out.push(s);
+        }
+        if let Some((_, Some((_, s)))) = &self.cache.drag {
+            out.push(s);
+        }
+        out
+    }
+
+    /// The sight readout's rows for the enemy under the pointer, if the sight overlay has one.
+    pub fn readout(&self) -> Option<(String, Vec<(Mark, String)>)> {
+        let (_, Some((v, _))) = self.cache.sight.as_ref()? else { return None };
+        Some((format!("{} firing at {}", v.firer, v.target), sight::readout(v)))
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Overlays>()
+        .init_resource::<MoveDrag>()
+        .init_resource::<Snapshot>()
+        .init_resource::<OverlayCache>()
+        .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)).after(super::unit_sheet::keyboard))
+        .add_systems(EguiPrimaryContextPass, snapshot.in_set(UiSet::Begin));
+}
+
+fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut overlays: ResMut<Overlays>, mut drag: ResMut<MoveDrag>) {
+    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::AltLeft, KeyCode::AltRight]) {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyA) {
+        overlays.arcs = !overlays.arcs;
+    }
+    if keys.just_pressed(KeyCode::KeyE) {
+        overlays.enfilade = !overlays.enfilade;
+    }
+    if keys.just_pressed(KeyCode::KeyL) {
+        overlays.sight = !overlays.sight;
+    }
+    if keys.just_pressed(KeyCode::KeyM) {
+        overlays.movement = !overlays.movement;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        drag.clear();
+    }
+}
+
+/// Rebuilds the `Situation` when the troops or the battlefield have changed (only while an
+/// overlay is on).
+fn snapshot(world: &mut World) {
+    if !world.resource::<Overlays>().any() {
+        return;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    if let Some(b) = world.get_resource::<Battlefield>() {
+        b.source.hash(&mut h);
+        b.scenario.name.hash(&mut h);
+    }
+    let mut units = world.query::<(Entity, &Unit)>();
+    let mut names: Vec<(Entity, String)> = Vec::new();
+    for (e, u) in units.iter(world) {
+        e.hash(&mut h);
+        u.name.hash(&mut h);
+        (u.formation as u8).hash(&mut h);
+        u.stands.hash(&mut h);
+        names.push((e, u.name.clone()));
+    }
+    let mut stands = world.query::<(Entity, &Footprint)>();
+    for (e, f) in stands.iter(world) {
+        e.hash(&mut h);
+        [f.centre.x, f.centre.y, f.facing, f.frontage, f.depth].map(f32::to_bits).hash(&mut h);
+    }
+    let signature = h.finish();
+    let snap = world.resource::<Snapshot>();
+    if snap.situation.is_some() && snap.signature == signature {
+        return;
+    }
+    let situation = Situation::from_world(world);
+    let index = names.into_iter().filter_map(|(e, n)| situation.units().iter().position(|u| u.name == n).map(|i| (e, i))).collect();
+    let mut snap = world.resource_mut::<Snapshot>();
+    snap.situation = Some(situation);
+    snap.index = index;
+    snap.signature = signature;
+    snap.generation += 1;
+}
+
+/// A swatch of an overlay colour as it shows on the cloth.
+fn swatch(ui: &mut egui::Ui, fill: Color32, edge: Color32) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(16.0, 14.0), egui::Sense::hover());
+    ui.painter().rect(r, 2.0, colours::on_cloth(fill), egui::Stroke::new(2.0, edge), egui::StrokeKind::Inside);
+}
+
+/// Text size of the legend's rows (the sheet's own text is about 14).
+const LEGEND_PX: f32 = 12.5;
+const NOTE_PX: f32 = 11.5;
+
+fn key_row(ui: &mut egui::Ui, fill: Color32, edge: Color32, text: &str) {
+    ui.horizontal(|ui| {
+        swatch(ui, fill, edge);
+        ui.label(RichText::new(text).size(LEGEND_PX));
+    });
+}
+
+fn note(ui: &mut egui::Ui, text: &str) {
+    ui.label(RichText::new(text).size(NOTE_PX).weak());
+}
+
+fn heading(ui: &mut egui::Ui, text: &str, colour: Color32) {
+    ui.add_space(3.0);
+    ui.label(RichText::new(text).strong().color(colour));
+}
+
+/// The key to what is drawn, at the top of the unit sheet: colours, rules, the allowance and the
+/// dragged move.
+pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit, cache: &OverlayCache, drag: &MoveDrag) {
+    let artillery = matches!(unit.arm, crate::scenario::model::Arm::Artillery { .. });
+    if overlays.arcs {
+        heading(ui, "Arcs (A) — 8.1, 8.3, 8.4", colours::ARC_TAG);
+        if artillery {
+            key_row(ui, colours::ARC_FILL[0], colours::ARC_OUTLINE, "short range (canister allowed, 8.4)");
+            key_row(ui, colours::ARC_FILL[1], colours::ARC_OUTLINE, "medium range");
+            key_row(ui, colours::ARC_FILL[2], colours::ARC_OUTLINE, "long range (partial inches round up)");
+        } else {
+            key_row(ui, colours::ARC_SMALL_ARMS, colours::ARC_OUTLINE, "45° out from each end, to the weapon's range");
+            note(ui, "Dashed: close range, 2\" (8.3). A skirmish line fires stand by stand: darker where arcs overlap.");
+        }
+        note(ui, "Point at another unit to compare its arcs.");
+    }
+    if overlays.enfilade {
+        heading(ui, "Enfilade & flanks (E) — 8.11, 9.1", colours::ZONE_TAG);
+        key_row(ui, Color32::TRANSPARENT, colours::ZONE_LINE, "line drawn straight out from the front (dashed)");
+        key_row(ui, colours::ZONE_FLANK, colours::ZONE_HATCH, "flank: enfilade fire; flank attack ×2 (hatched)");
+        key_row(ui, colours::ZONE_REAR, colours::ZONE_HATCH, "rear: directly behind; attack ×3 (cross-hatched)");
+    }
+    if overlays.sight {
+        heading(ui, "Line of sight (L) — 8.7, 8.8, 8.9", colours::SIGHT_CLEAR_TAG);
+        key_row(ui, colours::SIGHT_CLEAR, colours::CASING, "clear, from the firing stand's centre");
+        key_row(ui, colours::SIGHT_BLOCKED, colours::CASING, "blocked: ✖ where, and by what");
+        key_row(ui, colours::SIGHT_WOODS, colours::CASING, "woods on the line (1\" or more: visibility roll)");
+        note(ui, "Dashed: a stand that does not bear (out of arc or range). Each line goes to the nearest point of the target the stand sees, through the least woods.");
+        if artillery {
+            ui.checkbox(&mut overlays.ball, RichText::new("firing ball: over lower units (8.9)").size(LEGEND_PX));
+        }
+        if cache.sight.is_none() {
+            ui.label(RichText::new("Point at an enemy unit.").italics());
+        }
+    }
+    if overlays.movement {
+        heading(ui, "Movement (M) — 6.1–6.7", colours::MOVE_TAG);
+        if let Some((_, a)) = &cache.allowance {
+            let src = if a.reconstructed { "reconstructed value: the printed chart is lost" } else { "from the rules text" };
+            ui.label(RichText::new(format!("MOVEMENT chart: {}", a.what)).size(LEGEND_PX)).on_hover_text(&a.source);
+            ui.label(RichText::new(src).size(LEGEND_PX).weak()).on_hover_text(&a.source);
+        }
+        if matches!(unit.formation, crate::scenario::model::Formation::Column | crate::scenario::model::Formation::Limbered) && unit.stands.len() > 1 {
+            key_row(ui, colours::MOVE_FILL, colours::MOVE_LINE, "the column's head, along any path; the road allowance dashed");
+        } else {
+            key_row(ui, colours::MOVE_FILL, colours::MOVE_LINE, "forward / oblique ≤ 45°, side steps (hatched), wheels");
+        }
+        note(ui, "Drag the unit to try a move: from an end stand it wheels, with Shift it side-steps, a column drags its head. Esc clears.");
+        if let Some((_, Some((p, _)))) = &cache.drag {
+            ui.add_space(2.0);
+            let (fill, edge) = if p.report.legal() { (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE) } else { (colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE) };
+            ui.horizontal_wrapped(|ui| {
+                swatch(ui, fill, edge);
+                ui.label(RichText::new(movement::verdict(p)).size(LEGEND_PX).strong());
+            });
+            let shown = match (&p.report.problem, &p.reach) {
+                (Some(_), Some(reach)) => {
+                    note(ui, "The farthest the same move is allowed:");
+                    reach
+                }
+                _ => &p.report,
+            };
+            for item in &shown.items {
+                let section = if item.section.is_empty() { String::new() } else { format!(" ({})", item.section) };
+                ui.label(RichText::new(format!("{:>5.2}\"  {}{section}", item.inches, item.what)).size(LEGEND_PX).monospace());
+            }
+            for c in &shown.disorder {
+                ui.label(RichText::new(format!("  ⚠ {} (type {:?}) after {:.1}\": disorder roll (6.6)", c.terrain, c.disorder, c.after)).size(LEGEND_PX));
+            }
+            if drag.active {
+                note(ui, "release to keep the ghost");
+            }
+        }
+    }
+}
+
+/// Paints the rows of the sight readout (for the tooltip beside the pointer).
+pub(crate) fn readout_ui(ui: &mut egui::Ui, title: &str, rows: &[(Mark, String)]) {
+    ui.label(RichText::new(title).strong().size(14.5));
+    for (mark, text) in rows {
+        let colour = match mark {
+            Mark::Yes => Color32::from_rgb(120, 225, 140),
+            Mark::No => Color32::from_rgb(255, 130, 120),
+            Mark::Warn => Color32::from_rgb(255, 205, 90),
+            Mark::Info => Color32::from_rgb(210, 210, 200),
+        };
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(mark.symbol()).color(colour).strong());
+            ui.label(RichText::new(text).color(colour.lerp_to_gamma(Color32::WHITE, 0.45)));
+        });
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use bevy::math::Vec2;
+
+    use crate::scenario::model::{Table, Terrain};
+    use crate::table::situation::{Situation, UnitInfo};
+
+    pub fn table(units: Vec<UnitInfo>) -> Situation {
+        Situation::new(Table { width: 72.0, depth: 48.0 }, Vec::<Terrain>::new(), units)
+    }
+
+    pub fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlay_lists_turn_overlays_on() {
+        let mut o = Overlays::default();
+        assert!(!o.any());
+        assert_eq!(o.set_from("arcs, Sight,bogus"), vec!["bogus".to_string()]);
+        assert!(o.arcs && o.sight && !o.enfilade && !o.movement && o.any());
+        o.set_from("all");
+        assert!(o.enfilade && o.movement);
+    }
+}

@@ -1,0 +1,534 @@
+//! Movement overlay (M): where the selected unit can go this move, and a ghost of a dragged move.
+//!
+//! The envelope shows each kind of move out to the unit's allowance: the forward and oblique fan
+//! (±45°, 6.1, 6.3), the side-step bands (half rate, 6.3), the wheel of each end about the other
+//! (6.3), and a march column's reach (5.1). A drag becomes one `MoveStep` and `plan_move` says
+//! whether it is legal, what it costs and where it first meets disordering terrain (6.6); the
+//! window decides nothing.
+
+use bevy::math::Vec2;
+
+use super::scene::{Prim, Scene, Tag, colours};
+use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path};
+use crate::rules::otp::charts::Charts;
+use crate::rules::otp::charts::movement::ArmClass;
+use crate::scenario::model::{Arm, Formation};
+use crate::table::arc::Arc;
+use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
+use crate::table::geom::{point_along, polyline_length, turn_about};
+use crate::table::movement::{Allowance, End, MoveReport, MoveStep, plan_move};
+use crate::table::situation::{Situation, UnitInfo};
+
+/// A unit's movement allowance, from the MOVEMENT chart (6.1), and where the number comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AllowanceInfo {
+    pub allowance: Allowance,
+    /// "Line infantry in line: 6\"".
+    pub what: String,
+    /// The chart's source for the number: "OTP 6.6" or "reconstructed: …".
+    pub source: String,
+    pub reconstructed: bool,
+}
+
+fn formation_words(f: Formation) -> &'static str {
+    match f {
+        Formation::Column => "march column",
+        Formation::Line => "line",
+        Formation::Skirmish => "skirmish line",
+        Formation::LooseOrder => "loose order",
+        Formation::Limbered => "limbered",
+        Formation::Unlimbered => "unlimbered",
+    }
+}
+
+/// The allowance for the formation the unit is in at the start of the move (6.1), from the
+/// MOVEMENT chart in `rules::otp::charts`; a march column also gets the road allowance (5.1),
+/// which `plan_move` grants only if it stays on the road.
+pub(crate) fn allowance(u: &UnitInfo) -> Option<AllowanceInfo> {
+    let m = &Charts::embedded().movement;
+    let arm = ArmClass::from(u.arm);
+    let (inches, source) = match u.arm {
+        Arm::Artillery { galloper: true, .. } if u.formation == Formation::Unlimbered => (m.galloper().move_only, m.galloper().source.clone()),
+        _ => {
+            let e = m.allowance_entry(arm, u.unit_type, u.formation)?;
+            (e.inches, e.source.clone())
+        }
+    };
+    let road = u.in_column().then(|| inches + m.road_bonus());
+    let arm_word = match arm {
+        ArmClass::Infantry => "infantry",
+        ArmClass::Cavalry => "cavalry",
+        ArmClass::Artillery => "artillery",
+    };
+    Some(AllowanceInfo {
+        allowance: Allowance { full: inches, road },
+        what: format!("{arm_word} in {}: {inches}\"", formation_words(u.formation)),
+        reconstructed: source.is_reconstructed(),
+        source: source.to_string(),
+    })
+}
+
+/// What a drag does, decided by where it starts (and Shift).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DragKind {
+    /// Forward, or oblique up to 45° (6.1, 6.3).
+    Advance,
+    /// Sideways keeping the facing, at half rate (6.3): Shift-drag.
+    SideStep,
+    /// Wheel about the given end (the other end was grabbed, 6.3).
+    Wheel(End),
+    /// A march column's head along a path, the stands following (5.1).
+    Path,
+}
+
+/// Within this many degrees of straight ahead a drag is a move forward, not an oblique.
+const STRAIGHT: f32 = 3.0;
+
+fn wrap180(a: f32) -> f32 {
+    let a = a.rem_euclid(360.0);
+    if a > 180.0 { a - 360.0 } else { a }
+}
+
+/// The stands of a line from left to right (by where they stand).
+fn left_to_right(u: &UnitInfo) -> Vec<usize> {
+    let Some(mid) = u.stands.get(u.stands.len() / 2) else { return Vec::new() };
+    let right = mid.footprint.right();
+    let mut order: Vec<usize> = (0..u.stands.len()).collect();
+    order.sort_by(|&a, &b| u.stands[a].footprint.centre.dot(right).total_cmp(&u.stands[b].footprint.centre.dot(right)));
+    order
+}
+
+/// What a drag starting at `grab` on the unit does: a column follows its head; Shift side-steps;
+/// an end stand (or, for one or two stands, the outer quarter of the front) wheels about the
+/// other end; anywhere else moves forward or obliques.
+pub(crate) fn grab_kind(u: &UnitInfo, grab: Vec2, shift: bool) -> DragKind {
+    if u.in_column() && u.stands.len() > 1 {
+        return DragKind::Path;
+    }
+    if shift {
+        return DragKind::SideStep;
+    }
+    let order = left_to_right(u);
+    let Some(arc) = Arc::of_unit(u) else { return DragKind::Advance };
+    let n = order.len();
+    let end = if n >= 3 {
+        let nearest = (0..n).min_by(|&a, &b| u.stands[a].footprint.centre.distance(grab).total_cmp(&u.stands[b].footprint.centre.distance(grab)));
+        match nearest {
+            Some(i) if i == order[0] => Some(End::Right),
+            Some(i) if i == order[n - 1] => Some(End::Left),
+            _ => None,
+        }
+    } else {
+        let width = arc.front_left.distance(arc.front_right).max(1e-3);
+        let x = (grab - arc.front_left).dot(bearing_vector(arc.facing + 90.0)) / width;
+        if x < 0.25 {
+            Some(End::Right)
+        } else if x > 0.75 {
+            Some(End::Left)
+        } else {
+            None
+        }
+    };
+    match end {
+        Some(pivot) => DragKind::Wheel(pivot),
+        None => DragKind::Advance,
+    }
+}
+
+/// The front corners a wheel turns on and swings: (fixed, swinging).
+fn wheel_ends(u: &UnitInfo, pivot: End) -> Option<(Vec2, Vec2)> {
+    let arc = Arc::of_unit(u)?;
+    Some(match pivot {
+        End::Left => (arc.front_left, arc.front_right),
+        End::Right => (arc.front_right, arc.front_left),
+    })
+}
+
+/// The move a drag through `points` (table inches, the first where it started) asks for.
+pub(crate) fn step(u: &UnitInfo, kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
+    let (&first, &last) = (points.first()?, points.last()?);
+    let head = u.stands.first()?.footprint;
+    let d = last - first;
+    match kind {
+        DragKind::Advance => {
+            if d.length() < 0.02 {
+                return None;
+            }
+            let angle = wrap180(vector_bearing(d) - head.facing);
+            Some(if angle.abs() <= STRAIGHT { MoveStep::Forward(d.dot(head.forward()).max(0.0)) } else { MoveStep::Oblique { angle, distance: d.length() } })
+        }
+        DragKind::SideStep => {
+            let s = d.dot(head.right());
+            (s.abs() >= 0.02).then_some(MoveStep::SideStep(s))
+        }
+        DragKind::Wheel(pivot) => {
+            let (fixed, _) = wheel_ends(u, pivot)?;
+            if first.distance(fixed) < 0.05 || last.distance(fixed) < 0.05 {
+                return None;
+            }
+            let angle = wrap180(vector_bearing(last - fixed) - vector_bearing(first - fixed));
+            (angle.abs() >= 0.1).then_some(MoveStep::Wheel { pivot, angle })
+        }
+        DragKind::Path => {
+            let start = head.front_centre();
+            let mut path: Vec<Vec2> = Vec::new();
+            for &p in &points[1..] {
+                let q = start + (p - first);
+                if path.last().copied().unwrap_or(start).distance(q) >= 0.05 {
+                    path.push(q);
+                }
+            }
+            (!path.is_empty()).then_some(MoveStep::Path(path))
+        }
+    }
+}
+
+/// The polyline cut `length` inches along from its start.
+fn truncate(path: &[Vec2], length: f32) -> Vec<Vec2> {
+    let mut out = vec![path[0]];
+    let mut left = length;
+    for w in path.windows(2) {
+        let seg = w[0].distance(w[1]);
+        if seg >= left {
+            out.push(w[0].lerp(w[1], if seg > 0.0 { left / seg } else { 0.0 }));
+            return out;
+        }
+        left -= seg;
+        out.push(w[1]);
+    }
+    out
+}
+
+/// The same move, a fraction `f` of the way.
+fn scaled(u: &UnitInfo, step: &MoveStep, f: f32) -> MoveStep {
+    match step {
+        MoveStep::Forward(d) => MoveStep::Forward(d * f),
+        MoveStep::Oblique { angle, distance } => MoveStep::Oblique { angle: *angle, distance: distance * f },
+        MoveStep::SideStep(d) => MoveStep::SideStep(d * f),
+        MoveStep::Wheel { pivot, angle } => MoveStep::Wheel { pivot: *pivot, angle: angle * f },
+        MoveStep::Path(points) => {
+            let start = u.stands[0].footprint.front_centre();
+            let full: Vec<Vec2> = std::iter::once(start).chain(points.iter().copied()).collect();
+            let cut = truncate(&full, polyline_length(&full) * f);
+            MoveStep::Path(cut[1..].to_vec())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Where the stands would be if the move were carried out as dragged, legal or not (for the
+/// red ghost). A column's path shows its head stand only.
+fn attempted(u: &UnitInfo, step: &MoveStep) -> Vec<Footprint> {
+    let shift = |v: Vec2| u.stands.iter().map(|s| Footprint { centre: s.footprint.centre + v, ..s.footprint }).collect();
+    let head = u.stands[0].footprint;
+    match step {
+        MoveStep::Forward(d) => shift(head.forward() * *d),
+        MoveStep::Oblique { angle, distance } => shift(bearing_vector(head.facing + angle) * *distance),
+        MoveStep::SideStep(d) => shift(head.right() * *d),
+        MoveStep::Wheel { pivot, angle } => match wheel_ends(u, *pivot) {
+            Some((fixed, _)) => u
+                .stands
+                .iter()
+                .map(|s| Footprint { centre: turn_about(s.footprint.centre, fixed, *angle), facing: (s.footprint.facing + angle).rem_euclid(360.0), ..s.footprint })
+                .collect(),
+            None => Vec::new(),
+        },
+        MoveStep::Path(points) => {
+            let start = head.front_centre();
+            let full: Vec<Vec2> = std::iter::once(start).chain(points.iter().copied()).collect();
+            let end = *full.last().unwrap_or(&start);
+            let len = polyline_length(&full);
+            let back = point_along(&full, (len - head.depth).max(0.0));
+            let dir = if end.distance(back) > 1e-3 { end - back } else { head.forward() };
+            let facing = vector_bearing(dir);
+            vec![Footprint { centre: end - bearing_vector(facing) * (head.depth / 2.0), facing, ..head }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A dragged move, as the geometry judges it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Preview {
+    pub kind: DragKind,
+    pub step: MoveStep,
+    pub report: MoveReport,
+    /// Where the stands would be as dragged (the ghost when it is not allowed).
+    pub attempted: Vec<Footprint>,
+    /// When not allowed: the farthest the same move could go, if any of it is allowed.
+    pub reach: Option<MoveReport>,
+    /// Where the drag started and ended, for the arrow.
+    pub from: Vec2,
+    pub to: Vec2,
+    pub path: Vec<Vec2>,
+}
+
+/// Asks `plan_move` about a drag. When the move is not allowed, asks again for shorter versions
+/// of it to find how far it could go (bisection; at most a few hundredths of an inch short).
+pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2], allowance: Allowance) -> Option<Preview> {
+    let u = s.unit(unit);
+    let step = step(u, kind, points)?;
+    let report = plan_move(s, unit, std::slice::from_ref(&step), allowance);
+    let mut reach = None;
+    if !report.legal() {
+        let (mut lo, mut hi) = (0.0f32, 1.0f32);
+        for _ in 0..12 {
+            let mid = (lo + hi) / 2.0;
+            let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance);
+            if r.legal() {
+                lo = mid;
+                reach = Some(r);
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < 0.02 {
+            reach = None;
+        }
+    }
+    let arc = Arc::of_unit(u)?;
+    let mid = (arc.front_left + arc.front_right) / 2.0;
+    let (from, to, path) = match &step {
+        MoveStep::Path(p) => {
+            let start = u.stands[0].footprint.front_centre();
+            (start, *p.last().unwrap_or(&start), std::iter::once(start).chain(p.iter().copied()).collect())
+        }
+        MoveStep::Wheel { pivot, angle } => {
+            let (fixed, swinging) = wheel_ends(u, *pivot)?;
+            let path = wheel_path(fixed, swinging, *angle);
+            (swinging, *path.last().unwrap_or(&swinging), path)
+        }
+        _ => {
+            let d = attempted(u, &step).first().map(|f| f.centre - u.stands[0].footprint.centre).unwrap_or_default();
+            (mid, mid + d, vec![mid, mid + d])
+        }
+    };
+    Some(Preview { kind, attempted: attempted(u, &step), step, report, reach, from, to, path })
+}
+
+fn inches(x: f32) -> String {
+    let s = format!("{x:.1}");
+    format!("{}\"", s.strip_suffix(".0").unwrap_or(&s))
+}
+
+/// The one-line verdict on a dragged move.
+pub(crate) fn verdict(p: &Preview) -> String {
+    let r = &p.report;
+    match &r.problem {
+        None => format!("✔ {} of {} used · {} left", inches(r.spent), inches(r.allowance), inches(r.remaining())),
+        Some(problem) => format!("✖ not allowed ({}): {}", problem.section, problem.reason),
+    }
+}
+
+/// The envelope: every kind of move out to the allowance.
+pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scene {
+    let mut out = Scene::default();
+    let u = s.unit(unit);
+    let Some(arc) = Arc::of_unit(u) else { return out };
+    let a = info.allowance.full;
+    let line = colours::MOVE_LINE;
+    let tag = |at: Vec2, text: String, dirs: &[Vec2]| Tag::new(at, text, colours::MOVE_TAG, line).towards(dirs);
+    let (fwd, right) = (bearing_vector(arc.facing), bearing_vector(arc.facing + 90.0));
+    if u.in_column() && u.stands.len() > 1 {
+        let head = u.stands[0].footprint.front_centre();
+        let mut ring = Vec::new();
+        arc_points(head, a, 0.0, 360.0, &mut ring);
+        ring.pop();
+        out.under.push(Prim::Fill { points: ring.clone(), colour: colours::MOVE_FILL });
+        out.under.push(Prim::Line { points: ring, colour: line, width: 1.5, dash: Some(6.0), closed: true, casing: false });
+        out.tags.push(tag(head + fwd * a, format!("column's head: {} along any path (5.1)", inches(a)), &[fwd, right]));
+        if let Some(road) = info.allowance.road {
+            let mut ring = Vec::new();
+            arc_points(head, road, 0.0, 360.0, &mut ring);
+            ring.pop();
+            out.under.push(Prim::Line { points: ring, colour: line, width: 1.0, dash: Some(3.0), closed: true, casing: false });
+            out.tags.push(tag(head - fwd * road, format!("{} if it keeps to a road all the way (5.1)", inches(road)), &[-fwd, right]));
+        }
+        return out;
+    }
+    // Forward and oblique: the front may go anywhere in the fan (6.1, 6.3).
+    let f = fan(arc.front_left, arc.front_right, arc.facing, a);
+    out.under.push(Prim::Fill { points: f.clone(), colour: colours::MOVE_FILL });
+    out.under.push(Prim::Line { points: f, colour: line, width: 1.5, dash: Some(6.0), closed: true, casing: false });
+    let mid = (arc.front_left + arc.front_right) / 2.0;
+    out.tags.push(tag(mid + fwd * a, format!("forward or oblique (≤45°): {} (6.1, 6.3)", inches(a)), &[fwd, right, -right]).bold());
+    // Side steps at half rate (6.3).
+    let order = left_to_right(u);
+    if let (Some(&l), Some(&r)) = (order.first(), order.last()) {
+        let (lf, rf) = (u.stands[l].footprint, u.stands[r].footprint);
+        for (front, rear, outward) in [(lf.front_left(), lf.rear_left(), -right), (rf.front_right(), rf.rear_right(), right)] {
+            let band = side_band(front, rear, outward, a / 2.0).to_vec();
+            out.under.push(Prim::Fill { points: band.clone(), colour: colours::MOVE_SIDE });
+            out.under.push(Prim::Hatch { points: band.clone(), colour: colours::MOVE_LINE.gamma_multiply(0.5), spacing: 7.0, angle: 90.0 - arc.facing });
+            out.under.push(Prim::Line { points: band, colour: line, width: 1.0, dash: Some(4.0), closed: true, casing: false });
+        }
+        let at = lf.rear_left() - right * (a / 2.0);
+        out.tags.push(tag(at, format!("side step ≤ {} (half rate, 6.3)", inches(a / 2.0)), &[-fwd, -right]));
+    }
+    // Wheels: each end about the other, the swinging end spending the allowance (6.3).
+    let width = arc.front_left.distance(arc.front_right);
+    let most = max_wheel(width, a);
+    for (pivot, end, sign) in [(arc.front_right, arc.front_left, 1.0f32), (arc.front_left, arc.front_right, -1.0)] {
+        let path = wheel_path(pivot, end, sign * most);
+        let Some(&last) = path.last() else { continue };
+        let mut wedge = vec![pivot];
+        wedge.extend(path.iter().copied());
+        out.under.push(Prim::Fill { points: wedge, colour: colours::MOVE_SIDE });
+        out.under.push(Prim::Line { points: vec![pivot, last], colour: line, width: 1.0, dash: Some(4.0), closed: false, casing: false });
+        out.under.push(Prim::Line { points: path.clone(), colour: line, width: 2.0, dash: None, closed: false, casing: false });
+        if path.len() >= 2 {
+            out.under.push(Prim::Arrow { from: path[path.len() - 2], to: last, colour: line });
+        }
+        if sign > 0.0 {
+            out.tags.push(tag(last, format!("wheel ≤ {most:.0}°: an end moves {} on its arc (6.3)", inches(a)), &[-right, fwd]));
+        }
+    }
+    out
+}
+
+/// The ghost of a dragged move, its verdict, and where it meets disordering terrain.
+pub(crate) fn preview_scene(p: &Preview) -> Scene {
+    let mut out = Scene::default();
+    let legal = p.report.legal();
+    let arrow = if legal { colours::GHOST_OK_EDGE } else { colours::GHOST_BAD_EDGE };
+    if p.path.len() > 2 {
+        out.over.push(Prim::Line { points: p.path.clone(), colour: arrow, width: 2.0, dash: Some(6.0), closed: false, casing: true });
+        let n = p.path.len();
+        out.over.push(Prim::Arrow { from: p.path[n - 2], to: p.path[n - 1], colour: arrow });
+    } else {
+        out.over.push(Prim::Arrow { from: p.from, to: p.to, colour: arrow });
+    }
+    let ghost = if legal { p.report.stands.clone() } else { p.attempted.clone() };
+    let (fill, edge, tag_fill) = if legal {
+        (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE, colours::GHOST_OK_TAG)
+    } else {
+        (colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE, colours::GHOST_BAD_TAG)
+    };
+    if let Some(reach) = &p.reach {
+        out.over.push(Prim::Stands { stands: reach.stands.clone(), fill: colours::GHOST_OK_FILL.gamma_multiply(0.5), edge: colours::GHOST_REACH_EDGE, dash: true });
+        let c = centre_of(&reach.stands);
+        let text = format!("✔ can reach this far: {} used · {} left", inches(reach.spent), inches(reach.remaining()));
+        let back = (p.from - p.to).normalize_or_zero();
+        out.tags.push(Tag::new(c, text, colours::GHOST_OK_TAG, colours::GHOST_OK_EDGE).towards(&[back.perp(), -back.perp(), back]));
+    }
+    out.over.push(Prim::Stands { stands: ghost.clone(), fill, edge, dash: false });
+    let fwd = ghost.first().map(|f| f.forward()).unwrap_or(Vec2::Y);
+    let front = ghost.iter().map(|f| f.front_centre()).sum::<Vec2>() / ghost.len().max(1) as f32;
+    let mut text = verdict(p);
+    // What else the move pays for (6.7 obstacles), from the move or, refused, from its allowed part.
+    let items = if legal { &p.report.items } else { p.reach.as_ref().map(|r| &r.items).unwrap_or(&p.report.items) };
+    let extras: Vec<String> = items.iter().filter(|i| i.section == "6.7").map(|i| format!("+ {} (6.7)", i.what)).collect();
+    if !extras.is_empty() {
+        text.push_str(&format!("\n{}", extras.join("\n")));
+    }
+    if p.report.off_table {
+        text.push_str("\noff the table edge");
+    }
+    out.tags.push(Tag::new(front, text, tag_fill, edge).bold().towards(&[fwd, fwd.perp(), -fwd.perp()]));
+    let contacts = if legal { &p.report.disorder } else { p.reach.as_ref().map(|r| &r.disorder).unwrap_or(&p.report.disorder) };
+    for c in contacts {
+        out.over.push(Prim::Badge { at: c.at, text: "!", fill: colours::WARNING, ink: colours::INK });
+        let text = format!("⚠ {}: disordering terrain type {:?}, roll here (6.6), after {}", c.terrain, c.disorder, inches(c.after));
+        out.tags.push(Tag::new(c.at, text, colours::WARNING_TAG, colours::INK).towards(&[-fwd.perp(), fwd.perp(), -fwd]));
+    }
+    for (name, kind) in &p.report.starts_in {
+        out.tags.push(Tag::new(p.from, format!("starts in {name} (type {kind:?}): rolls before moving (6.6)"), colours::WARNING_TAG, colours::INK).towards(&[-fwd]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::model::{Terrain, UnitType, Weapon};
+    use crate::ui::overlays::testing::{table, v};
+
+    fn line() -> UnitInfo {
+        // 16 figures in line facing north, front from (16, 10) to (24, 10).
+        UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0)
+    }
+
+    #[test]
+    fn the_allowance_comes_from_the_movement_chart() {
+        // OTP 6.1 via the MOVEMENT chart: infantry line 6" (6.6), column 10" (reconstructed).
+        let a = allowance(&line()).unwrap();
+        assert_eq!(a.allowance, Allowance { full: 6.0, road: None });
+        assert!(a.what.contains("line: 6\""), "{}", a.what);
+        let col = UnitInfo::foot("Col", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
+        let a = allowance(&col).unwrap();
+        assert_eq!(a.allowance.full, 10.0);
+        assert!(a.allowance.road.unwrap() > 10.0 && a.reconstructed);
+    }
+
+    #[test]
+    fn drags_become_moves() {
+        let u = line();
+        let grab = v(20.0, 9.6);
+        assert_eq!(grab_kind(&u, grab, false), DragKind::Advance);
+        assert_eq!(grab_kind(&u, grab, true), DragKind::SideStep);
+        // The end stands wheel about the other end (6.3).
+        assert_eq!(grab_kind(&u, v(17.0, 9.6), false), DragKind::Wheel(End::Right));
+        assert_eq!(grab_kind(&u, v(23.0, 9.6), false), DragKind::Wheel(End::Left));
+        assert_eq!(step(&u, DragKind::Advance, &[grab, grab + v(0.1, 4.0)]), Some(MoveStep::Forward(4.0)), "nearly straight is straight");
+        let Some(MoveStep::Oblique { angle, distance }) = step(&u, DragKind::Advance, &[grab, grab + bearing_vector(30.0) * 5.0]) else { panic!() };
+        assert!((angle - 30.0).abs() < 1e-3 && (distance - 5.0).abs() < 1e-4);
+        assert_eq!(step(&u, DragKind::SideStep, &[grab, grab + v(-2.0, 0.3)]), Some(MoveStep::SideStep(-2.0)));
+        // Grab the left end and pull it forward: a clockwise wheel about the right end.
+        let Some(MoveStep::Wheel { pivot: End::Right, angle }) = step(&u, DragKind::Wheel(End::Right), &[v(16.5, 9.8), v(17.0, 13.0)]) else { panic!() };
+        assert!(angle > 20.0 && angle < 45.0, "{angle}");
+        let col = UnitInfo::foot("Col", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
+        assert_eq!(grab_kind(&col, v(20.0, 9.0), false), DragKind::Path);
+        let Some(MoveStep::Path(p)) = step(&col, DragKind::Path, &[v(20.0, 9.0), v(20.0, 12.0), v(23.0, 14.0)]) else { panic!() };
+        assert!((p[0] - v(20.0, 13.0)).length() < 1e-4 && (p[1] - v(23.0, 15.0)).length() < 1e-4, "{p:?}");
+    }
+
+    #[test]
+    fn a_move_too_long_is_red_with_its_rule_and_shows_how_far_it_could_go() {
+        let s = table(vec![line()]);
+        let a = allowance(s.unit(0)).unwrap().allowance;
+        let grab = v(20.0, 9.6);
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 4.0)], a).unwrap();
+        assert!(p.report.legal());
+        assert_eq!(verdict(&p), "✔ 4\" of 6\" used · 2\" left");
+        assert!((p.report.stands[0].centre.y - (s.unit(0).stands[0].footprint.centre.y + 4.0)).abs() < 1e-3);
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 8.0)], a).unwrap();
+        assert!(!p.report.legal());
+        assert!(verdict(&p).starts_with("✖ not allowed (6.1)"), "{}", verdict(&p));
+        assert!((p.attempted[0].centre.y - (s.unit(0).stands[0].footprint.centre.y + 8.0)).abs() < 1e-3, "the red ghost is where it was dragged");
+        let reach = p.reach.unwrap();
+        assert!((reach.spent - 6.0).abs() < 0.01, "reaches the full 6\": {}", reach.spent);
+        // Beyond 45° no part of an oblique is allowed: no reach.
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + bearing_vector(70.0) * 3.0], a).unwrap();
+        assert_eq!(p.report.problem.as_ref().map(|x| x.section), Some("6.3"));
+        assert!(p.reach.is_none());
+    }
+
+    #[test]
+    fn disordering_terrain_is_marked_where_the_move_meets_it() {
+        // OTP 6.6: the unit marches into a wood; the contact is on the wood's edge, typed.
+        let u = UnitInfo::sketch("Line", 0, UnitType::Line, Arm::Infantry, Some(Weapon::Musket), 16, Formation::Line, v(20.0, 10.0), 0.0);
+        let wood = Terrain::Woods { name: "Wood".into(), density: crate::scenario::model::WoodsDensity::Regular, outline: vec![[10.0, 13.0], [30.0, 13.0], [30.0, 20.0], [10.0, 20.0]], disorder: None };
+        let s = crate::table::situation::Situation::new(crate::scenario::model::Table { width: 72.0, depth: 48.0 }, vec![wood], vec![u]);
+        let p = preview(&s, 0, DragKind::Advance, &[v(20.0, 9.6), v(20.0, 14.6)], Allowance::new(6.0)).unwrap();
+        assert!(p.report.legal());
+        let sc = preview_scene(&p);
+        assert!(sc.over.iter().any(|x| matches!(x, Prim::Badge { at, .. } if (at.y - 13.0).abs() < 0.05)), "{:?}", sc.over);
+        assert!(sc.tags.iter().any(|t| t.text.contains("Wood") && t.text.contains("(6.6)")));
+    }
+
+    #[test]
+    fn the_envelope_fan_spans_45_degrees_each_side_out_to_the_allowance() {
+        let s = table(vec![line()]);
+        let info = allowance(s.unit(0)).unwrap();
+        let sc = envelope(&s, 0, &info);
+        let Some(Prim::Fill { points, .. }) = sc.under.first() else { panic!() };
+        let (fl, fr) = (v(16.0, 10.0), v(24.0, 10.0));
+        assert!((points[0] - fl).length() < 1e-3 && (points[points.len() - 1] - fr).length() < 1e-3);
+        assert!((vector_bearing(points[1] - fl) - 315.0).abs() < 1e-2, "left edge at -45°");
+        assert!((vector_bearing(points[points.len() - 2] - fr) - 45.0).abs() < 1e-2, "right edge at +45°");
+        let far = points.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+        assert!((far - 16.0).abs() < 1e-3, "straight ahead ends at the 6\" allowance: {far}");
+        assert!(sc.tags.iter().any(|t| t.text.contains("side step ≤ 3\"")));
+        assert!(sc.tags.iter().any(|t| t.text.starts_with("wheel ≤ 43°")), "{:?}", sc.tags);
+    }
+}

@@ -1,0 +1,285 @@
+//! The OTP rules engine, played through its actions on the teaching battle: the sequence of play
+//! (4.2–4.5), refusals that change nothing, morale markers (10.2–10.4), rebuilding (11.0), and
+//! determinism: same scenario + seed + actions ⇒ the same reports, through saves and undo.
+
+use std::path::PathBuf;
+
+use otp::rules::otp::charts::{Charts, MoraleKind, Severity};
+use otp::rules::otp::engine::{Action, Game, Phase, Refusal, Removal, Report, replay_report_text};
+use otp::scenario::model::Formation;
+use otp::table::movement::MoveStep;
+
+fn teaching(seed: u64) -> Game {
+    Game::new(otp::scenario::default_scenario(), seed, Charts::embedded().clone())
+}
+
+fn ok(g: &mut Game, a: Action) -> Report {
+    g.apply(a.clone()).unwrap_or_else(|r| panic!("{a:?}: {r}"))
+}
+
+/// Refused under `rule`, with the game (world, sequence, dice) exactly as before.
+fn refused(g: &mut Game, a: Action, rule: &str) -> Refusal {
+    let (before, thrown, actions) = (g.snapshot(), g.dice_thrown(), g.actions().len());
+    let r = g.apply(a.clone()).expect_err(&format!("{a:?} should be refused"));
+    assert_eq!(r.rule, rule, "{a:?}: {r}");
+    assert_eq!(g.snapshot(), before, "{a:?} was refused but changed the game");
+    assert_eq!((g.dice_thrown(), g.actions().len()), (thrown, actions), "{a:?}: no dice, no action recorded");
+    r
+}
+
+fn brigade_units(g: &Game, brigade: &str) -> Vec<String> {
+    g.scenario().sides.iter().flat_map(|s| &s.brigades).filter(|b| b.name == brigade).flat_map(|b| &b.units).map(|u| u.name.clone()).collect()
+}
+
+fn all_units(g: &Game) -> Vec<String> {
+    g.units().map(|(_, u)| u.name.clone()).collect()
+}
+
+/// Draw chits until `brigade` is phasing.
+fn activate(g: &mut Game, brigade: &str) {
+    while g.phasing_brigade().as_deref() != Some(brigade) {
+        if g.phasing_brigade().is_some() {
+            ok(g, Action::EndActivation);
+        }
+        ok(g, Action::DrawChit);
+    }
+}
+
+/// Draw and end every remaining activation without acting.
+fn to_rebuilds(g: &mut Game) {
+    while g.phase() != Phase::Rebuild {
+        if g.phasing_brigade().is_some() {
+            ok(g, Action::EndActivation);
+        } else {
+            ok(g, Action::DrawChit);
+        }
+    }
+}
+
+/// A simple player: every unit of each phasing brigade tries to roll off its marker and step
+/// forward 2"; every unit tries to rebuild. Refused tries are not recorded.
+fn play_turn(g: &mut Game) {
+    while g.phase() != Phase::Rebuild {
+        ok(g, Action::DrawChit);
+        let brigade = g.phasing_brigade().unwrap();
+        for unit in brigade_units(g, &brigade) {
+            let _ = g.apply(Action::RemoveMarker { unit: unit.clone(), how: Removal::Roll });
+            let _ = g.apply(Action::Move { unit, steps: vec![MoveStep::Forward(2.0)] });
+        }
+        ok(g, Action::EndActivation);
+    }
+    for unit in all_units(g) {
+        let _ = g.apply(Action::AttemptRebuild { unit });
+    }
+    ok(g, Action::EndTurn);
+}
+
+fn json(reports: &[Report]) -> String {
+    serde_json::to_string(reports).unwrap()
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("otp-engine-{}-{name}", std::process::id()))
+}
+
+// OTP 2.0, 4.2–4.5: commander values, every chit drawn once, the rebuild step, the turn checked
+// off and the cup refilled, and the end at the turn limit with a summary.
+#[test]
+fn a_whole_game_of_the_teaching_battle() {
+    let mut g = teaching(1781);
+    assert_eq!(g.phase(), Phase::Setup);
+    let start = ok(&mut g, Action::StartGame);
+    // Five commanders roll COMMANDER VALUES; Tarleton is Firebrand by the scenario.
+    assert_eq!(start.dice.len(), 5, "{start}");
+    assert!(start.charts.iter().all(|c| c.chart == "COMMANDER VALUES"));
+    assert!(g.commanders().all(|(_, c)| c.rating.is_some()));
+    assert_eq!(g.sequence().cup, vec![1, 2, 3, 4]);
+    let mut drawn = Vec::new();
+    for _ in 0..4 {
+        let r = ok(&mut g, Action::DrawChit);
+        let brigade = g.phasing_brigade().unwrap();
+        assert!(r.title.contains(&brigade), "{r}");
+        assert!(r.dice.iter().all(|d| d.rule == "4.3"));
+        assert_eq!(r.dice.is_empty(), g.sequence().cup.is_empty(), "the last chit needs no die");
+        drawn.push(g.sequence().phasing.unwrap());
+        ok(&mut g, Action::EndActivation);
+    }
+    drawn.sort_unstable();
+    assert_eq!(drawn, vec![1, 2, 3, 4]);
+    assert!(g.sequence().cup.is_empty(), "4.3: the cup is empty after four draws");
+    assert_eq!(g.phase(), Phase::Rebuild);
+    // 4.4: the rebuild step.
+    refused(&mut g, Action::AttemptRebuild { unit: "23rd Foot".into() }, "11.0");
+    let foot = g.unit_entity("23rd Foot").unwrap();
+    g.lose_figures(foot, 3);
+    let r = ok(&mut g, Action::AttemptRebuild { unit: "23rd Foot".into() });
+    assert_eq!(r.dice[0].rule, "11.0");
+    let end = ok(&mut g, Action::EndTurn);
+    assert!(end.outcome.contains("Turn 2"), "{end}");
+    assert_eq!((g.turn(), g.sequence().cup.clone()), (2, vec![1, 2, 3, 4]), "4.5: the cup is refilled");
+    for _ in 2..10 {
+        play_turn(&mut g);
+    }
+    to_rebuilds(&mut g);
+    assert_eq!(g.turn(), 10);
+    let last = ok(&mut g, Action::EndTurn);
+    assert_eq!(g.phase(), Phase::Over);
+    let summary = last.summary.clone().expect("the game ends at the turn limit with a summary");
+    assert_eq!(summary.turns_played, 10);
+    assert_eq!(summary.sides.len(), 2);
+    let british_lost: u32 = g.units().filter(|(_, u)| u.side == 0).map(|(_, u)| u.initial_figures - u.figures).sum();
+    assert_eq!(summary.sides[0].figures_lost, british_lost);
+    let held: usize = summary.sides.iter().map(|s| s.objectives_held.len()).sum();
+    assert_eq!(held + summary.objectives_unheld.len(), 2);
+    assert!(last.to_string().contains("Game over after 10 turns"), "{last}");
+    refused(&mut g, Action::DrawChit, "4.5");
+    refused(&mut g, Action::EndTurn, "4.5");
+}
+
+// Refused actions name their rule and leave everything, dice included, as it was.
+#[test]
+fn refusals_change_nothing() {
+    let mut g = teaching(12);
+    // OTP 4.2: nothing before the commanders are rolled.
+    refused(&mut g, Action::DrawChit, "4.2");
+    ok(&mut g, Action::StartGame);
+    activate(&mut g, "Pickens' Militia");
+    // OTP 4.3: only the phasing brigade's units act.
+    refused(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![MoveStep::Forward(2.0)] }, "4.3");
+    // OTP 3.2: one operation: the dragoons move, then may not move again.
+    ok(&mut g, Action::Move { unit: "Continental Light Dragoons".into(), steps: vec![MoveStep::Forward(3.0)] });
+    refused(&mut g, Action::Move { unit: "Continental Light Dragoons".into(), steps: vec![MoveStep::Forward(1.0)] }, "3.2");
+    // OTP 6.2: militia may only change formation.
+    ok(&mut g, Action::ChangeFormation { unit: "North Carolina Militia".into(), formation: Formation::Column });
+    refused(&mut g, Action::Move { unit: "North Carolina Militia".into(), steps: vec![MoveStep::Forward(1.0)] }, "6.2");
+    // OTP 4.3: one chit at a time.
+    refused(&mut g, Action::DrawChit, "4.3");
+    activate(&mut g, "Tarleton's Brigade");
+    // OTP 10.1: no operation with a Morale Marker.
+    refused(&mut g, Action::Move { unit: "Loyalist Militia".into(), steps: vec![MoveStep::Forward(1.0)] }, "10.1");
+    refused(&mut g, Action::ChangeFormation { unit: "Loyalist Militia".into(), formation: Formation::Column }, "10.1");
+    // OTP 10.4: no pass in the turn the marker came.
+    let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
+    let mut scratch = Report::new(g.turn(), &Action::EndActivation, "fire (set-up)");
+    g.give_marker(&mut scratch, dragoons, false);
+    refused(&mut g, Action::RemoveMarker { unit: "British Legion Dragoons".into(), how: Removal::Pass { commander: "Lt. Col. Tarleton".into() } }, "10.4");
+    // OTP 4.4, 4.3: rebuilds come after the last chit; the empty cup gives no chit.
+    refused(&mut g, Action::AttemptRebuild { unit: "23rd Foot".into() }, "4.4");
+    to_rebuilds(&mut g);
+    refused(&mut g, Action::DrawChit, "4.3");
+    // OTP 11.0: a fifth rebuild attempt.
+    let foot = g.unit_entity("23rd Foot").unwrap();
+    for _ in 0..4 {
+        g.lose_figures(foot, 2);
+        ok(&mut g, Action::AttemptRebuild { unit: "23rd Foot".into() });
+        ok(&mut g, Action::EndTurn);
+        to_rebuilds(&mut g);
+    }
+    g.lose_figures(foot, 2);
+    let r = refused(&mut g, Action::AttemptRebuild { unit: "23rd Foot".into() }, "11.0");
+    assert!(r.reason.contains("4 attempts"), "{r}");
+    // Names the scenario does not know.
+    refused(&mut g, Action::AttemptRebuild { unit: "24th Foot".into() }, "4.2");
+}
+
+// OTP 10.2, 10.3: over many seeds the share of NE rolls for a unit matches the MORALE RESULTS
+// TABLE's odds, unhurt and with Moderate losses (which lower the roll).
+#[test]
+fn ne_share_matches_the_morale_chart() {
+    let mut shares = Vec::new();
+    for lost in [0u32, 2] {
+        let n = 3000;
+        let mut ne = 0;
+        let mut odds = 0.0;
+        for seed in 0..n {
+            let mut g = teaching(seed);
+            ok(&mut g, Action::StartGame);
+            activate(&mut g, "Tarleton's Brigade");
+            let militia = g.unit_entity("Loyalist Militia").unwrap();
+            g.lose_figures(militia, lost);
+            if seed == 0 {
+                let m = g.morale_modifiers(militia);
+                assert_eq!(m.severity, if lost == 0 { Severity::NoLoss } else { Severity::Moderate });
+                odds = g.morale_odds(militia).iter().filter(|(r, _)| r.kind() == MoraleKind::NE).map(|(_, p)| p).sum::<f64>();
+            }
+            let r = ok(&mut g, Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Roll });
+            assert!(r.charts.iter().any(|c| c.chart == "MORALE RESULTS TABLE" && c.column == "Militia"), "{r}");
+            assert_eq!(r.modifiers.iter().any(|m| m.rule == "10.3"), lost > 0, "{r}");
+            ne += r.outcome.starts_with("NE") as u32;
+        }
+        let share = ne as f64 / n as f64;
+        let tolerance = 3.0 * (odds * (1.0 - odds) / n as f64).sqrt();
+        assert!((share - odds).abs() <= tolerance, "lost {lost}: NE {share} vs chart {odds}");
+        shares.push(share);
+    }
+    assert!(shares[1] < shares[0], "10.3: losses make NE rarer: {shares:?}");
+}
+
+// Same scenario + seed + actions ⇒ identical reports, however the actions arrive.
+#[test]
+fn same_actions_same_reports() {
+    let mut g = teaching(77);
+    ok(&mut g, Action::StartGame);
+    for _ in 0..3 {
+        play_turn(&mut g);
+    }
+    assert!(g.reports().iter().any(|r| r.dice.iter().any(|d| d.rule == "10.2")), "the play rolled for morale");
+    let replayed = Game::from_save(&g.to_save(), Charts::embedded().clone()).unwrap();
+    assert_eq!(json(replayed.reports()), json(g.reports()));
+    assert_eq!(replayed.snapshot(), g.snapshot());
+    let mut again = teaching(77);
+    for a in g.actions() {
+        ok(&mut again, a.clone());
+    }
+    assert_eq!(json(again.reports()), json(g.reports()));
+    let mut other = teaching(78);
+    ok(&mut other, Action::StartGame);
+    play_turn(&mut other);
+    assert_ne!(json(&other.reports()[..2]), json(&g.reports()[..2]), "another seed, other dice");
+}
+
+// A save is the scenario, the seed and the actions (RON, by name); load → continue is the same
+// game as never having saved; `otp replay` prints the reports.
+#[test]
+fn save_load_continue() {
+    let mut g = teaching(2024);
+    ok(&mut g, Action::StartGame);
+    play_turn(&mut g);
+    let path = temp_file("save.ron");
+    g.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("StartGame") && text.contains("DrawChit") && text.contains("seed: 2024"), "{text}");
+    let mut loaded = Game::load(&path).unwrap();
+    assert_eq!(loaded.snapshot(), g.snapshot());
+    play_turn(&mut g);
+    play_turn(&mut loaded);
+    assert_eq!(json(loaded.reports()), json(g.reports()));
+    assert_eq!(loaded.snapshot(), g.snapshot());
+    let log = replay_report_text(&path).unwrap();
+    assert!(log.contains("Turn 1: The game begins") && log.contains("(4.3)"), "{log}");
+    std::fs::write(&path, text.replace("seed: 2024", "seed: \"x\"")).unwrap();
+    assert!(Game::load(&path).err().expect("a bad seed is an error").contains("save.ron:"));
+    std::fs::remove_file(&path).unwrap();
+}
+
+// Undo replays all but the last action; applying it again gives the same dice and the same
+// report: a re-roll cannot be fished for.
+#[test]
+fn undo_then_redo_is_the_same() {
+    let mut g = teaching(5);
+    ok(&mut g, Action::StartGame);
+    activate(&mut g, "Tarleton's Brigade");
+    let before = g.snapshot();
+    let roll = Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Roll };
+    let first = ok(&mut g, roll.clone());
+    let after = g.snapshot();
+    assert_eq!(g.undo(), Some(roll.clone()));
+    assert_eq!(g.snapshot(), before);
+    let second = ok(&mut g, roll.clone());
+    assert_eq!(serde_json::to_string(&second).unwrap(), serde_json::to_string(&first).unwrap());
+    assert_eq!(g.snapshot(), after);
+    // Undo all the way back.
+    while g.undo().is_some() {}
+    assert_eq!(g.phase(), Phase::Setup);
+    assert_eq!(g.dice_thrown(), 0);
+}
