@@ -212,14 +212,16 @@ fn overlay_checks(display: &str, dir: &Path) -> Vec<Check> {
         }
     }
     // The same selections with every overlay off: none of the overlay colours.
-    for (file, sel) in [("overlay-off-guns.png", "Continental Artillery"), ("overlay-off-line.png", "1st Maryland")] {
+    for (test, file, sel) in [("overlays_off_no_overlay_colour_guns", "overlay-off-guns.png", "Continental Artillery"), ("overlays_off_no_overlay_colour_line", "overlay-off-line.png", "1st Maryland")] {
         let png = dir.join(file);
         match play_screenshot(display, &png, &[("OTP_SELECT", sel), ("OTP_CURSOR", "11,25.1"), view]).and_then(|_| image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())) {
             Ok(img) => {
-                let found: Vec<(&str, usize)> = OVERLAY_KEYS.iter().map(|k| (k.name, count_key(&img, k))).filter(|(_, n)| *n > 12).collect();
-                out.push(check("overlays_off_show_no_overlay_colour", found.is_empty(), || format!("{file}: {found:?}")));
+                let counts: Vec<(&str, usize)> = OVERLAY_KEYS.iter().map(|k| (k.name, count_key(&img, k))).collect();
+                println!("  {file}: overlay key colours {counts:?}");
+                let found: Vec<&(&str, usize)> = counts.iter().filter(|(_, n)| *n > 12).collect();
+                out.push(check(test, found.is_empty(), || format!("{file}: {found:?}")));
             }
-            Err(e) => out.push(check("overlays_off_show_no_overlay_colour", false, || format!("{file}: {e}"))),
+            Err(e) => out.push(check(test, false, || format!("{file}: {e}"))),
         }
     }
     out

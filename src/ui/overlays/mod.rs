@@ -194,6 +194,9 @@ impl Teach<'_> {
     /// window then paints again, so panels drawn before the table catch up).
     pub fn update(&mut self, selected: Option<Entity>, hovered: Option<Entity>) -> bool {
         let o = *self.overlays;
+        if !o.movement && self.drag.unit.is_some() {
+            self.drag.clear();
+        }
         if !o.any() {
             return false;
         }

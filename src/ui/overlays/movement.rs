@@ -264,7 +264,8 @@ pub(crate) struct Preview {
 }
 
 /// Asks `plan_move` about a drag. When the move is not allowed, asks again for shorter versions
-/// of it to find how far it could go (bisection; at most a few hundredths of an inch short).
+/// of it to find how far it could go (bisection to 1/512 of the move: under a twentieth of an
+/// inch for any allowance in the charts).
 pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2], allowance: Allowance) -> Option<Preview> {
     let u = s.unit(unit);
     let step = step(u, kind, points)?;
@@ -272,7 +273,7 @@ pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2
     let mut reach = None;
     if !report.legal() {
         let (mut lo, mut hi) = (0.0f32, 1.0f32);
-        for _ in 0..12 {
+        for _ in 0..9 {
             let mid = (lo + hi) / 2.0;
             let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance);
             if r.legal() {
@@ -496,7 +497,7 @@ mod tests {
         assert!(verdict(&p).starts_with("✖ not allowed (6.1)"), "{}", verdict(&p));
         assert!((p.attempted[0].centre.y - (s.unit(0).stands[0].footprint.centre.y + 8.0)).abs() < 1e-3, "the red ghost is where it was dragged");
         let reach = p.reach.unwrap();
-        assert!((reach.spent - 6.0).abs() < 0.01, "reaches the full 6\": {}", reach.spent);
+        assert!((reach.spent - 6.0).abs() < 0.02, "reaches the full 6\": {}", reach.spent);
         // Beyond 45° no part of an oblique is allowed: no reach.
         let p = preview(&s, 0, DragKind::Advance, &[grab, grab + bearing_vector(70.0) * 3.0], a).unwrap();
         assert_eq!(p.report.problem.as_ref().map(|x| x.section), Some("6.3"));

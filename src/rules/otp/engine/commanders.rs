@@ -6,6 +6,7 @@ use bevy::prelude::Entity;
 
 use super::Game;
 use super::report::{Refusal, Report, refuse};
+use crate::rules::otp::fire::CommanderCasualty;
 use crate::scenario::spawn::Commander;
 use crate::table::footprint::Footprint;
 use crate::table::geom::closest_on_segment;
@@ -48,6 +49,7 @@ impl Game {
         let name = self.commander(commander).name.clone();
         self.world.get_mut::<Commander>(commander).expect("a commander").rating = None;
         self.command_mut(commander).casualty_turn = Some(turn);
+        self.world.entity_mut(commander).insert(CommanderCasualty);
         report.change("10.5", format!("{name} is a casualty in turn {turn}: his command operates without a commander through turn {}", turn + 1));
     }
 

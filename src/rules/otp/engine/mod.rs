@@ -8,10 +8,17 @@
 //! chart cell and change. Same scenario + seed + actions ⇒ the same reports, always: a saved game
 //! ([`Save`]) is just those three, loading replays them and undo replays all but the last.
 //!
-//! Sections implemented here: 2.0/4.2 commander values ([`sequence`]), 3.1–3.3 operations
-//! ([`operations`]), 4.3–4.5 sequence of play ([`sequence`]), 6.1–6.2 and 6.6 movement with
-//! disordering terrain ([`operations`], [`terrain`]), 10.1–10.5 morale markers, passes and
+//! Sections implemented here: 2.0/4.2 commander values ([`sequence`], [`commanders`]), 3.1–3.3
+//! operations ([`operations`]), 4.3–4.5 sequence of play and the end-of-game summary
+//! ([`sequence`]), 5.3–5.5/7.7 formation permissions, 6.1–6.2 movement through the table's
+//! `plan_move`, 6.6 disordering terrain ([`terrain`]), 6.11 retreats and optional 6.14
+//! stragglers, 6.12 commanders riding to units, 10.1–10.5 morale markers, passes, re-rolls and
 //! commander casualties ([`morale`], [`commanders`]), 11.0 rebuilding ([`rebuild`]).
+//!
+//! For the fire and melee modules (to resolve `Action::Fire` / `Action::Charge`, which are
+//! refused "not yet wired" for now): `Game::permit` (may the unit fire/charge now?),
+//! `Game::record` (the operation done), [`Game::give_marker`], [`Game::mark_artillery_target`],
+//! [`Game::lose_figures`] and [`Game::commander_casualty`], each writing into the action's report.
 
 pub mod action;
 pub mod commanders;
@@ -36,6 +43,7 @@ use self::report::refuse;
 use self::state::Roster;
 use crate::rules::otp::charts::{ArmClass, Charts};
 use crate::rules::otp::dice::Dice;
+use crate::rules::otp::fire::CommanderCasualty;
 use crate::scenario::model::{self, Formation, Scenario};
 use crate::scenario::spawn::{self, Brigade, Commander, MoraleMarker, Stand, Unit};
 use crate::table::footprint::Footprint;
@@ -60,7 +68,7 @@ impl Game {
         spawn::spawn_scenario(&mut world, &scenario, &scenario.name);
         world.insert_resource(Sequence::new(&scenario));
         let roster = Roster::of(&world, &scenario);
-        for &u in &roster.units {
+        for &(u, ..) in &roster.units {
             let marker = world.get::<MoraleMarker>(u).is_some();
             world.entity_mut(u).insert(UnitTurn { marker_turn: marker.then_some(0), ..UnitTurn::default() });
         }
@@ -86,7 +94,37 @@ impl Game {
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());
+        self.sync();
         Ok(report)
+    }
+
+    /// Changes other modules make straight into the world, dated: a Morale Marker counts from
+    /// this turn (10.4; a unit without one has no marker history), and a commander the fire
+    /// module marked a casualty falls this turn (8.16, 10.5).
+    fn sync(&mut self) {
+        let turn = self.turn();
+        for c in self.roster.commanders.clone() {
+            let fallen = self.world.get::<CommanderCasualty>(c).is_some();
+            if fallen && self.world.get::<CommandState>(c).is_some_and(|s| s.casualty_turn.is_none()) {
+                self.command_mut(c).casualty_turn = Some(turn);
+                self.world.get_mut::<Commander>(c).expect("a commander").rating = None;
+            }
+        }
+        for u in self.live_units().collect::<Vec<_>>() {
+            let has = self.has_marker(u);
+            let mut t = self.turn_mut(u);
+            if has && t.marker_turn.is_none() {
+                t.marker_turn = Some(turn);
+            } else if !has && t.marker_turn.is_some() {
+                t.marker_turn = None;
+                t.marker_from_firefight = false;
+            }
+        }
+    }
+
+    /// The units still in the world, in scenario order.
+    fn live_units(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.roster.units.iter().map(|r| r.0).filter(|&e| self.world.get::<Unit>(e).is_some())
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -136,9 +174,9 @@ impl Game {
         self.reports.last().and_then(|r| r.summary.clone())
     }
 
-    /// Every unit in scenario order.
+    /// Every unit still in the game, in scenario order.
     pub fn units(&self) -> impl Iterator<Item = (Entity, &Unit)> {
-        self.roster.units.iter().map(|&e| (e, self.unit(e)))
+        self.live_units().map(|e| (e, self.unit(e)))
     }
 
     /// A unit's sheet (4.2).
@@ -153,7 +191,7 @@ impl Game {
 
     /// The unit of that name.
     pub fn unit_entity(&self, name: &str) -> Option<Entity> {
-        self.roster.units.iter().copied().find(|&e| self.unit(e).name == name)
+        self.live_units().find(|&e| self.unit(e).name == name)
     }
 
     /// What a unit has done this turn.

@@ -397,4 +397,22 @@ mod tests {
             assert_eq!(at(&now), at(&before), "{r}");
         }
     }
+
+    // OTP 10.4: a marker another module puts straight into the world (fire's apply_fire) dates
+    // from the turn of the action that put it there: no pass that turn, a pass the next.
+    #[test]
+    fn markers_from_elsewhere_are_dated() {
+        let mut g = teaching(4);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
+        g.world_mut().entity_mut(dragoons).insert(MoraleMarker);
+        ok(&mut g, Action::Move { unit: "British Legion Infantry".into(), steps: vec![crate::table::movement::MoveStep::Forward(1.0)] });
+        assert_eq!(g.unit_turn(dragoons).marker_turn, Some(1));
+        refused(&mut g, pass("British Legion Dragoons", "Lt. Col. Tarleton"), "10.4");
+        super::super::testing::to_rebuilds(&mut g);
+        ok(&mut g, Action::EndTurn);
+        activate(&mut g, "Tarleton's Brigade");
+        ok(&mut g, pass("British Legion Dragoons", "Lt. Col. Tarleton"));
+    }
 }

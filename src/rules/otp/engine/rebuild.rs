@@ -20,15 +20,9 @@ impl Game {
         let s = self.situation();
         let me = s.find(&self.unit(unit).name).ok()?;
         let side = self.unit(unit).side;
-        self.roster
-            .units
-            .iter()
-            .filter(|&&e| {
-                let u = self.unit(e);
-                u.side != side && u.figures > 0 && !self.unit_turn(e).off_table && !matches!(u.arm, crate::scenario::model::Arm::Artillery { .. })
-            })
-            .filter_map(|&e| {
-                let u = self.unit(e);
+        self.units()
+            .filter(|&(e, u)| u.side != side && u.figures > 0 && !self.unit_turn(e).off_table && !matches!(u.arm, crate::scenario::model::Arm::Artillery { .. }))
+            .filter_map(|(_, u)| {
                 let range = small_arms_range(u.weapon?);
                 let d = unit_distance(&s, s.find(&u.name).ok()?, me);
                 (d <= range + crate::table::geom::EPS).then(|| (u.name.clone(), d, range))

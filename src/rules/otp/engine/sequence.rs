@@ -7,7 +7,7 @@ use bevy::math::Vec2;
 use super::action::Action;
 use super::report::{Refusal, Report, SideSummary, Summary, refuse};
 use super::state::Phase;
-use super::{CommandState, Game, UnitTurn};
+use super::{CommandState, Game};
 use crate::rules::otp::dice::DiceKind;
 use crate::table::footprint::Footprint;
 
@@ -91,9 +91,10 @@ impl Game {
             let mut state = self.command_mut(c);
             state.casualty_turn = None;
             state.replacements += 1;
+            self.world.entity_mut(c).remove::<crate::rules::otp::fire::CommanderCasualty>();
         }
         let marked: Vec<String> =
-            self.roster.units.iter().filter(|&&u| self.unit(u).brigade == brigade && self.has_marker(u)).map(|&u| self.unit(u).name.clone()).collect();
+            self.units().filter(|&(e, u)| u.brigade == brigade && self.has_marker(e)).map(|(_, u)| u.name.clone()).collect();
         if !marked.is_empty() {
             report.note("10.2", format!("with Morale Markers to remove before they act: {}", marked.join(", ")));
         }
@@ -142,8 +143,8 @@ impl Game {
             seq.cup = chits.clone();
             seq.drawn.clear();
         }
-        for u in self.roster.units.clone() {
-            self.world.get_mut::<UnitTurn>(u).expect("every unit has a UnitTurn").new_turn();
+        for u in self.live_units().collect::<Vec<_>>() {
+            self.turn_mut(u).new_turn();
         }
         for c in self.roster.commanders.clone() {
             self.world.get_mut::<CommandState>(c).expect("every commander has a CommandState").moved = 0.0;
@@ -170,21 +171,26 @@ impl Game {
             .iter()
             .map(|name| SideSummary { side: name.clone(), figures_lost: 0, units_broken: Vec::new(), units_off_table: Vec::new(), objectives_held: Vec::new(), points: 0 })
             .collect();
-        for &u in &self.roster.units {
-            let unit = self.unit(u);
-            let Some(s) = sides.get_mut(unit.side) else { continue };
+        for (e, name, side, initial) in &self.roster.units {
+            let Some(s) = sides.get_mut(*side) else { continue };
+            // A unit removed from the world (wiped out by fire or melee) lost every figure.
+            let Some(unit) = self.world.get::<crate::scenario::spawn::Unit>(*e) else {
+                s.figures_lost += initial;
+                s.units_broken.push(name.clone());
+                continue;
+            };
             s.figures_lost += unit.initial_figures.saturating_sub(unit.figures);
             if unit.figures == 0 {
-                s.units_broken.push(unit.name.clone());
+                s.units_broken.push(name.clone());
             }
-            if self.unit_turn(u).off_table {
-                s.units_off_table.push(unit.name.clone());
+            if self.unit_turn(*e).off_table {
+                s.units_off_table.push(name.clone());
             }
         }
         let mut unheld = Vec::new();
         for o in &self.scenario.objectives {
             let at = Vec2::from(o.at);
-            let mut holders: Vec<usize> = self.roster.units.iter().filter(|&&u| present(u) && self.within(u, at, o.radius)).map(|&u| self.unit(u).side).collect();
+            let mut holders: Vec<usize> = self.units().filter(|&(e, _)| present(e) && self.within(e, at, o.radius)).map(|(_, u)| u.side).collect();
             holders.sort_unstable();
             holders.dedup();
             match holders[..] {
@@ -252,5 +258,24 @@ mod tests {
         assert!(s.sides.iter().all(|x| x.figures_lost == 0));
         // Nobody stands within 4" of Hannah's Crossroads at the start.
         assert_eq!(s.sides.iter().map(|x| x.objectives_held.len()).sum::<usize>() + s.objectives_unheld.len(), 2);
+    }
+
+    // OTP 4.5: a unit the fire module removed from the world (wiped out) counts as broken, with
+    // all its figures lost.
+    #[test]
+    fn wiped_out_units_are_counted() {
+        let mut g = teaching(1);
+        ok(&mut g, Action::StartGame);
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        for s in g.unit(militia).stands.clone() {
+            g.world_mut().despawn(s);
+        }
+        g.world_mut().despawn(militia);
+        assert!(g.unit_entity("Loyalist Militia").is_none());
+        crate::rules::otp::engine::testing::to_rebuilds(&mut g);
+        ok(&mut g, Action::EndTurn);
+        let s = g.summarise();
+        assert_eq!(s.sides[0].units_broken, vec!["Loyalist Militia".to_string()]);
+        assert_eq!(s.sides[0].figures_lost, 8);
     }
 }

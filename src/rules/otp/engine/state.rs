@@ -128,7 +128,9 @@ pub struct Roster {
     pub brigades: Vec<Entity>,
     /// Each side's overall commander, then its brigade commanders, side by side.
     pub commanders: Vec<Entity>,
-    pub units: Vec<Entity>,
+    /// Every unit the scenario spawned, with its name, side and starting figures: a unit the
+    /// fire or melee modules remove from the world is still counted at the end (4.5).
+    pub units: Vec<(Entity, String, usize, u32)>,
 }
 
 impl Roster {
@@ -136,6 +138,7 @@ impl Roster {
         let mut brigades: Vec<(Entity, Brigade)> = world.try_query::<(Entity, &Brigade)>().map(|mut q| q.iter(world).map(|(e, b)| (e, b.clone())).collect()).unwrap_or_default();
         let commanders: Vec<(Entity, Commander)> = world.try_query::<(Entity, &Commander)>().map(|mut q| q.iter(world).map(|(e, c)| (e, c.clone())).collect()).unwrap_or_default();
         let units: Vec<(Entity, String)> = world.try_query::<(Entity, &Unit)>().map(|mut q| q.iter(world).map(|(e, u)| (e, u.name.clone())).collect()).unwrap_or_default();
+        let initial = |e: Entity| world.get::<Unit>(e).map_or(0, |u| u.initial_figures);
         let mut roster = Roster { sides: scenario.sides.iter().map(|s| s.name.clone()).collect(), ..Roster::default() };
         for (si, side) in scenario.sides.iter().enumerate() {
             if let Some((e, _)) = commanders.iter().find(|(_, c)| c.side == si && c.brigade.is_none()) {
@@ -148,7 +151,7 @@ impl Roster {
                 roster.commanders.push(brigade.commander);
                 for u in &b.units {
                     if let Some((e, _)) = units.iter().find(|(_, n)| *n == u.name) {
-                        roster.units.push(*e);
+                        roster.units.push((*e, u.name.clone(), si, initial(*e)));
                     }
                 }
             }
