@@ -119,6 +119,18 @@ pub struct MoveReport {
     /// A stand in "double up" at the end (6.5: the unit must restore it before ending).
     pub doubled_up: Option<usize>,
     pub off_table: bool,
+    /// Attached guns carried along (7.5): where they end and how far they went. The engine
+    /// holds them to their own formation's allowance.
+    pub carried: Vec<Carried>,
+}
+
+/// An attached artillery stand moved with its infantry (7.5).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Carried {
+    pub unit: String,
+    pub stands: Vec<Footprint>,
+    /// The farthest any of its stands' centres travelled, inches.
+    pub travelled: f32,
 }
 
 impl MoveReport {
@@ -140,6 +152,11 @@ enum Motion {
 }
 
 impl Motion {
+    /// A shift or a turn of the whole unit: attached guns go along (7.5).
+    fn rigid(&self) -> bool {
+        matches!(self, Motion::Shift(_) | Motion::Turn { .. })
+    }
+
     fn pose(&self, base: &[Footprint], t: f32) -> Vec<Footprint> {
         let turn = |f: &Footprint, pivot: Vec2, degrees: f32| Footprint { centre: turn_about(f.centre, pivot, degrees * t), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
         match self {
@@ -201,6 +218,8 @@ struct Plan<'a> {
     starts_in: Vec<(String, DisorderType)>,
     disorder: Vec<TerrainContact>,
     off_table: bool,
+    /// Units attached to this one (7.5), with their stands as they are now and where they began.
+    carried: Vec<(usize, Vec<Footprint>, Vec<Footprint>)>,
 }
 
 fn problem(step: usize, section: &'static str, reason: impl Into<String>) -> MoveProblem {
@@ -252,6 +271,10 @@ impl<'a> Plan<'a> {
             starts_in: Vec::new(),
             disorder: Vec::new(),
             off_table: false,
+            carried: (0..s.units().len())
+                .filter(|&i| s.unit(i).attached_to.as_deref() == Some(s.unit(unit).name.as_str()))
+                .map(|i| (i, s.unit(i).footprints(), s.unit(i).footprints()))
+                .collect(),
         };
         let start = plan.info.footprints();
         for (i, f) in s.features.iter().enumerate() {
@@ -319,8 +342,10 @@ impl<'a> Plan<'a> {
     fn others_near(&self, stands: &[Footprint], reach: f32) -> Vec<usize> {
         let corners: Vec<Vec2> = stands.iter().flat_map(|f| f.corners()).collect();
         let mut out = Vec::new();
+        // An attached gun is part of its unit for interpenetration (7.5): it is never in the way.
         self.s.grid.query(Aabb::of(&corners).grow(reach), |i| {
-            if self.s.stands[i].unit != self.unit {
+            let unit = self.s.stands[i].unit;
+            if unit != self.unit && !self.carried.iter().any(|(c, _, _)| *c == unit) {
                 out.push(i);
             }
         });
@@ -341,7 +366,11 @@ impl<'a> Plan<'a> {
     /// Sweeps the stands through a motion costing `cost` inches: interpenetration (6.5),
     /// towns and rivers, disordering terrain (6.6), road (5.1) and linear obstacles (6.7).
     fn sweep(&mut self, step: usize, motion: Motion, cost: f32) -> Result<(), MoveProblem> {
-        let base = self.stands();
+        let own = self.info.stands.len();
+        let mut base = self.stands();
+        if motion.rigid() {
+            base.extend(self.carried.iter().flat_map(|(_, now, _)| now.iter().copied()));
+        }
         let n = (motion.travel(&base) / SWEEP_STEP).ceil().max(1.0) as usize;
         let others = self.others_near(&base, motion.travel(&base) + 1.0);
         // A unit already overlapping another at the start (a set-up slip) may move away from it.
@@ -360,7 +389,12 @@ impl<'a> Plan<'a> {
                 let hull = convex_hull(&pts);
                 if let Some(&i) = others.iter().find(|&&i| !ignore.contains(&i) && convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH) {
                     let who = &self.s.unit(self.s.stands[i].unit).name;
-                    return Err(problem(step, "6.5", format!("stand {j} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
+                    let mover = if j < own { format!("stand {j}") } else { "the attached gun (7.5)".to_string() };
+                    return Err(problem(step, "6.5", format!("{mover} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
+                }
+                if j >= own {
+                    // The gun's own terrain is the engine's concern (7.5: its formation's allowance).
+                    continue;
                 }
                 for f in &features {
                     if let Outline::Line(path) | Outline::Ribbon { path, .. } = &self.s.features[*f].outline
@@ -403,7 +437,13 @@ impl<'a> Plan<'a> {
             }
             prev = cur;
         }
-        self.info.stands.iter_mut().zip(prev).for_each(|(s, f)| s.footprint = f);
+        let mut end = prev.into_iter();
+        self.info.stands.iter_mut().zip(end.by_ref()).for_each(|(s, f)| s.footprint = f);
+        if motion.rigid() {
+            for (_, now, _) in &mut self.carried {
+                now.iter_mut().zip(end.by_ref()).for_each(|(s, f)| *s = f);
+            }
+        }
         self.spend(step, "", String::new(), cost)?;
         self.pay_obstacles(step, &crossed)
     }
@@ -701,9 +741,10 @@ pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allo
     let mut problem_found = None;
     for (i, step) in steps.iter().enumerate() {
         // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
-        let (info, spent, items, disorder) = (plan.info.clone(), plan.spent, plan.items.len(), plan.disorder.len());
+        let (info, spent, items, disorder, carried) = (plan.info.clone(), plan.spent, plan.items.len(), plan.disorder.len(), plan.carried.clone());
         if let Err(p) = plan.step(i, step) {
             plan.info = info;
+            plan.carried = carried;
             plan.spent = spent;
             plan.items.truncate(items);
             plan.disorder.truncate(disorder);
@@ -730,6 +771,16 @@ pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allo
         disorder: plan.disorder,
         doubled_up: plan.doubled.map(|d| d.0),
         off_table: plan.off_table,
+        carried: plan
+            .carried
+            .iter()
+            .filter(|(_, now, start)| now != start)
+            .map(|(i, now, start)| Carried {
+                unit: s.unit(*i).name.clone(),
+                stands: now.clone(),
+                travelled: now.iter().zip(start).map(|(a, b)| a.centre.distance(b.centre)).fold(0.0, f32::max),
+            })
+            .collect(),
     }
 }
 
@@ -815,6 +866,34 @@ mod tests {
 
     fn section(r: &MoveReport) -> &'static str {
         r.problem.as_ref().map(|p| p.section).unwrap_or("legal")
+    }
+
+    /// A 2-gun section attached at the line's right end (7.5), touching it.
+    fn attached_gun() -> UnitInfo {
+        let mut gun = UnitInfo::battery("Guns", 0, GunSize::Light, 2, Formation::Unlimbered, v(24.5, 10.0), 0.0);
+        gun.attached_to = Some("Line".into());
+        gun
+    }
+
+    #[test]
+    fn attached_guns_go_with_their_unit() {
+        // OTP 7.5: the gun moves with its unit and is never in its way; it does not pass through others.
+        let s = table(vec![line(), attached_gun()]);
+        let r = plan(&s, &[MoveStep::Oblique { distance: 3.0, angle: 30.0 }], 6.0);
+        assert!(r.legal(), "{:?}", r.problem);
+        assert_eq!(r.carried.len(), 1);
+        assert!(close(r.carried[0].travelled, 3.0), "{}", r.carried[0].travelled);
+        let gap = r.stands[3].distance(&r.carried[0].stands[0]);
+        assert!(gap < 0.01, "still in contact after the move ({gap})");
+        // A side step carries it too (a shift of the whole unit).
+        let r = plan(&s, &[MoveStep::SideStep(-2.0)], 6.0);
+        assert!(r.legal() && close(r.carried[0].travelled, 2.0));
+        // The carried gun runs into a unit the line itself clears.
+        let s = table(vec![line(), attached_gun(), enemy(26.3, 13.0)]);
+        let r = plan(&s, &[MoveStep::Forward(4.0)], 6.0);
+        let p = r.problem.expect("blocked");
+        assert_eq!(p.section, "6.5");
+        assert!(p.reason.contains("attached gun"), "{}", p.reason);
     }
 
     #[test]

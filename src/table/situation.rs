@@ -40,6 +40,8 @@ pub struct UnitInfo {
     pub gap: f32,
     /// Front (or left-hand) stand first, as laid out by the basing rules.
     pub stands: Vec<StandInfo>,
+    /// For an artillery stand attached to infantry (7.5): the infantry unit's name.
+    pub attached_to: Option<String>,
 }
 
 impl UnitInfo {
@@ -56,6 +58,7 @@ impl UnitInfo {
             can_skirmish: unit.can_skirmish,
             gap: basing::formation_gap(unit),
             stands,
+            attached_to: unit.attached_to.clone(),
         })
     }
 
@@ -366,6 +369,7 @@ impl Situation {
                         can_skirmish: u.can_skirmish,
                         gap,
                         stands,
+                        attached_to: u.attached_to.and_then(|h| world.get::<spawn::Unit>(h)).map(|h| h.name.clone()),
                     };
                     (e, info)
                 })
