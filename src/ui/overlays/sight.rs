@@ -11,6 +11,7 @@ use bevy::math::Vec2;
 
 use super::arcs::weapon_name;
 use super::scene::{Prim, Scene, Tag, colours};
+use crate::rules::otp::charts::{Charts, FireModifierId};
 use crate::scenario::model::{FieldKind, GunSize, Terrain, Weapon};
 use crate::table::arc::{FireMode, fire_mode};
 use crate::table::fire::{FireOptions, canister_masked_by, fire_geometry};
@@ -244,7 +245,10 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
         rows.push((Mark::Info, format!("{:.1}\" of woods: under 1\", no visibility roll (8.7)", g.woods_in)));
     }
     if g.enfilade {
-        let what = if v.gun.is_some() && v.ball { "−1 ball" } else { "−2 small arms and canister, −1 ball" };
+        // The values are the FIRE chart's (8.11), so a player's own charts show here too.
+        let f = &Charts::embedded().fire;
+        let (small, ball) = (f.modifier(FireModifierId::Enfilade), f.modifier(FireModifierId::EnfiladeBall));
+        let what = if v.gun.is_some() && v.ball { format!("{ball:+} ball") } else { format!("{small:+} small arms and canister, {ball:+} ball") };
         rows.push((Mark::Yes, format!("enfilade: {what} (8.11)")));
     } else {
         rows.push((Mark::No, "no enfilade: in front of the target's front line (8.11)".into()));
