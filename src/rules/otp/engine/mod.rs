@@ -11,9 +11,10 @@
 //! Sections implemented here: 2.0/4.2 commander values ([`sequence`], [`commanders`]), 3.1–3.3
 //! operations ([`operations`]), 4.3–4.5 sequence of play and the end-of-game summary
 //! ([`sequence`]), 5.3–5.5/7.7 formation permissions, 6.1–6.2 movement through the table's
-//! `plan_move`, 6.6 disordering terrain ([`terrain`]), 6.11 retreats and optional 6.14
-//! stragglers, 6.12 commanders riding to units, 10.1–10.5 morale markers, passes, re-rolls and
-//! commander casualties ([`morale`], [`commanders`]), 11.0 rebuilding ([`rebuild`]).
+//! `plan_move` (7.5: attached guns within their own move), 6.6 disordering terrain ([`terrain`]),
+//! 6.11 retreats and optional 6.14 stragglers, 6.12 commanders riding to units, 10.1–10.5 morale
+//! markers, passes, re-rolls and commander casualties ([`morale`], [`commanders`]), 11.0
+//! rebuilding ([`rebuild`]).
 //!
 //! For the fire and melee modules (to resolve `Action::Fire` / `Action::Charge`, which are
 //! refused "not yet wired" for now): `Game::permit` (may the unit fire/charge now?),

@@ -322,6 +322,7 @@ impl Game {
         let plan = self.plan(unit, steps, allowance)?;
         let road = plan.road_bonus.then_some(plan.allowance);
         let fitting = self.within_budget(&p, p.spent + plan.spent, road)?;
+        self.check_carried(name, &plan)?;
         // Validated: from here the dice may roll and the world change.
         let mut report = Report::new(self.turn(), action, format!("{name} moves ({}, 6.1)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
@@ -333,6 +334,7 @@ impl Game {
             report.note("5.1", format!("road bonus: the column moves up to {:.2}\"", plan.allowance));
         }
         self.place(unit, &plan.stands, plan.formation);
+        self.place_carried(&mut report, name, &plan);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} spends {:.2}\" ({:.2}\" in all this turn); its operation: {}", plan.spent, p.spent + plan.spent, names.join(" or "));
@@ -342,6 +344,35 @@ impl Game {
             report.change("6.1", format!("{name} has left the table"));
         }
         Ok(report)
+    }
+
+    /// 7.5: an attached gun moves with its infantry only within its own formation's move.
+    fn check_carried(&self, name: &str, plan: &MoveReport) -> Result<(), Refusal> {
+        for c in &plan.carried {
+            let gun = self.find_unit(&c.unit)?;
+            let most = self.normal_move(gun, self.unit(gun).formation);
+            let spent = self.unit_turn(gun).spent + c.travelled;
+            if spent > most + EPS {
+                return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {:?} move of {most}\"; this would take it {spent:.2}\"", c.unit, self.unit(gun).formation));
+            }
+        }
+        Ok(())
+    }
+
+    /// 7.5: the attached guns go where the move took them.
+    fn place_carried(&mut self, report: &mut Report, name: &str, plan: &MoveReport) {
+        for c in &plan.carried {
+            let Some(gun) = self.unit_entity(&c.unit) else { continue };
+            if c.travelled <= EPS {
+                continue;
+            }
+            let formation = self.unit(gun).formation;
+            self.place(gun, &c.stands, formation);
+            let mut t = self.turn_mut(gun);
+            t.spent += c.travelled;
+            t.moved = true;
+            report.change("7.5", format!("{} moves {:.2}\" with {name}", c.unit, c.travelled));
+        }
     }
 
     /// Scenario switches and optional rules on formations (5.3–5.5, 7.7).
@@ -374,6 +405,7 @@ impl Game {
         };
         let plan = self.plan(unit, &[MoveStep::ChangeFormation(to)], Allowance::new(full))?;
         let fitting = self.within_budget(&p, p.spent + plan.spent, None)?;
+        self.check_carried(name, &plan)?;
         let from = self.unit(unit).formation;
         let mut report = Report::new(self.turn(), action, format!("{name} changes formation ({}, 6.2)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
@@ -381,6 +413,7 @@ impl Game {
             report.note(item.section, format!("{}: {:.2}\"", item.what, item.inches));
         }
         self.place(unit, &plan.stands, plan.formation);
+        self.place_carried(&mut report, name, &plan);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
@@ -462,14 +495,19 @@ mod tests {
         let mut g = teaching(7);
         ok(&mut g, Action::StartGame);
         activate(&mut g, "Webster's Brigade");
-        let r = ok(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] });
-        assert!(r.outcome.contains("4.00"), "{r}");
-        refused(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![MoveStep::Forward(1.0)] }, "3.1");
-        refused(&mut g, Action::Move { unit: "1st Maryland".into(), steps: vec![MoveStep::Forward(1.0)] }, "4.3");
-        // 3.1 2: a half move leaves fire possible; more than half does not.
-        let t = g.unit_turn(g.unit_entity("23rd Foot").unwrap());
-        assert_eq!(t.done, vec![Activity::Move]);
         refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(6.5)] }, "6.1");
+        let r = ok(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] });
+        assert!(r.outcome.contains("4.00"), "{r}");
+        refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(1.0)] }, "3.1");
+        refused(&mut g, Action::Move { unit: "1st Maryland".into(), steps: vec![MoveStep::Forward(1.0)] }, "4.3");
+        let t = g.unit_turn(g.unit_entity("33rd Foot").unwrap());
+        assert_eq!(t.done, vec![Activity::Move]);
+        // 7.5: the 23rd Foot carries its unlimbered guns, whose own move is 2".
+        refused(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![MoveStep::Forward(3.0)] }, "7.5");
+        let r = ok(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![MoveStep::Forward(2.0)] });
+        assert!(r.changes.iter().any(|c| c.rule == "7.5"), "{r}");
+        let guns = g.unit_entity("Royal Artillery").unwrap();
+        assert!(g.unit_turn(guns).moved && g.unit_turn(guns).done.is_empty(), "moved with its infantry, its own operation untouched");
     }
 
     // OTP 10.1: no operation with a Morale Marker.

@@ -130,8 +130,8 @@ mod tests {
     use super::*;
 
     // OTP 6.6: moving through disordering terrain, a D10 over the MOVEMENT chart's number halves
-    // the move. 1st Maryland starts on the Long Ridge's slope (type A; line infantry pass on 6 or
-    // less: 70%) and asks for 5" and a breastwork (1"): on a failure it stops by 3".
+    // the move. The Virginia State Regiment climbs onto the Long Ridge's crest (a type A slope;
+    // line infantry pass on 6 or less: 70%) asking for 5": on a failure it stops by 3".
     #[test]
     fn disorder_halves_the_move() {
         let n = 600;
@@ -140,15 +140,16 @@ mod tests {
             let mut g = teaching(seed);
             ok(&mut g, Action::StartGame);
             activate(&mut g, "Howard's Continentals");
-            let r = ok(&mut g, Action::Move { unit: "1st Maryland".into(), steps: vec![MoveStep::Forward(5.0)] });
+            let r = ok(&mut g, Action::Move { unit: "Virginia State Regiment".into(), steps: vec![MoveStep::Forward(5.0)] });
             let rolls: Vec<_> = r.dice.iter().filter(|d| d.rule == "6.6").collect();
             assert_eq!(rolls.len(), 1, "{r}");
-            let spent = g.unit_turn(g.unit_entity("1st Maryland").unwrap()).spent;
+            let spent = g.unit_turn(g.unit_entity("Virginia State Regiment").unwrap()).spent;
             if rolls[0].roll.total > 6 {
                 failed += 1;
                 assert!(spent <= 3.0 + EPS && spent > 2.0, "{spent}\n{r}");
+                assert!(r.changes.iter().any(|c| c.rule == "6.6"), "{r}");
             } else {
-                assert!((spent - 6.0).abs() < EPS, "{spent}\n{r}");
+                assert!((spent - 5.0).abs() < EPS, "{spent}\n{r}");
             }
         }
         let share = failed as f64 / n as f64;
