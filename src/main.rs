@@ -49,6 +49,8 @@ enum Command {
         #[arg(long)]
         ball: bool,
     },
+    /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
+    Replay { save: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,16 @@ fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
+        Command::Replay { save } => match otp::rules::otp::engine::save::replay_report_text(&save) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

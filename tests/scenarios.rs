@@ -188,3 +188,27 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn otp_replay_prints_the_reports_of_a_save() {
+    use otp::rules::otp::charts::Charts;
+    use otp::rules::otp::engine::{Game, action::Action};
+    // OTP 4.2-4.3: commander values rolled, a chit drawn; the save replays to the same reports.
+    let mut game = Game::new(scenario::default_scenario(), 7, Charts::embedded().clone());
+    let start = game.apply(Action::StartGame).unwrap();
+    let draw = game.apply(Action::DrawChit).unwrap();
+    let dir = std::env::temp_dir().join(format!("otp-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.ron");
+    game.save(&path).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_otp")).arg("replay").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&start.to_string()) && text.contains(&draw.to_string()), "{text}");
+    // A save that is not one is refused with a message.
+    std::fs::write(&path, "(nonsense").unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_otp")).arg("replay").arg(&path).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(!bad.stderr.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
