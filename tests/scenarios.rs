@@ -79,6 +79,7 @@ const BAD: &[(&str, &str)] = &[
     ("duplicate_unit_name", "32:26: two units are called \"10th Foot\"; unit names must be unique"),
     ("galloper_heavy_gun", "19:58: galloper guns are light guns of 3-4 lb (7.6)"),
     ("huge_table", "4:13: table width must be 6 to 480 inches, not 100000"),
+    ("indians_skirmish_only", "36:41: with optional rule 5.5 Indians can only be in skirmish line"),
     ("infantry_limbered", "18:42: only artillery can be Limbered (5.0)"),
     ("infinite_table", "4:13: table width must be 6 to 480 inches, not inf"),
     ("line_cannot_skirmish", "33:42: StateLine infantry cannot skirmish: only Light, Indian and some Militia infantry can form skirmish line (5.3)"),
