@@ -51,6 +51,21 @@ enum Command {
     },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
     Replay { save: PathBuf },
+    /// Automatic players on both sides: a summary per game and, for several games, the spread.
+    Simulate {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Turns to play (default: the scenario's turn limit).
+        #[arg(long)]
+        turns: Option<u32>,
+        /// Games to play, with seeds seed, seed+1, ...
+        #[arg(long, default_value_t = 1)]
+        games: usize,
+        /// JSON lines: every report of the game (one game), or each game's outcome (several).
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -60,6 +75,7 @@ fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
+        Command::Simulate { scenario, seed, turns, games, log } => simulate(&scenario, seed, turns, games, log.as_deref()),
         Command::Replay { save } => match otp::rules::otp::engine::save::replay_report_text(&save) {
             Ok(text) => {
                 print!("{text}");
@@ -139,6 +155,61 @@ fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> Ex
             ExitCode::FAILURE
         }
     }
+}
+
+fn outcome_line(o: &otp::rules::otp::bot::GameOutcome) -> String {
+    let sides: Vec<String> = o.sides.iter().map(|s| format!("{} lost {} figures, {} units broken, {} VP", s.side, s.figures_lost, s.units_broken, s.points)).collect();
+    let winner = o.winner.map(|w| format!("{} win", o.sides[w].side)).unwrap_or_else(|| "draw".into());
+    format!("seed {}: {} turns, {} actions; {}; {winner}", o.seed, o.turns_played, o.actions, sides.join("; "))
+}
+
+fn simulate(file: &PathBuf, seed: u64, turns: Option<u32>, games: usize, log: Option<&std::path::Path>) -> ExitCode {
+    use otp::rules::otp::bot;
+    use std::io::Write;
+    let s = match load(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if games == 0 || turns == Some(0) {
+        eprintln!("--games and --turns must be at least 1");
+        return ExitCode::FAILURE;
+    }
+    let mut sink = match log.map(std::fs::File::create).transpose() {
+        Ok(f) => f.map(std::io::BufWriter::new),
+        Err(e) => {
+            eprintln!("{}: {e}", log.unwrap().display());
+            return ExitCode::FAILURE;
+        }
+    };
+    if games == 1 {
+        let o = bot::simulate(&s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write));
+        println!("{}", outcome_line(&o));
+        return if o.refusals == 0 && o.log_error.is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    }
+    let spread = bot::simulate_many(&s, seed, games, turns, |done, o| {
+        println!("{}", outcome_line(o));
+        if let Some(w) = sink.as_mut() {
+            let _ = writeln!(w, "{}", serde_json::to_string(o).expect("outcomes serialise"));
+        }
+        let filled = done * 30 / games;
+        eprint!("\r[{}{}] {done}/{games}", "#".repeat(filled), " ".repeat(30 - filled));
+    });
+    eprintln!();
+    println!("\n{} games from seed {}:", spread.games, spread.first_seed);
+    for side in &spread.sides {
+        println!(
+            "  {:<12} figures lost mean {:.1} (min {}, max {}), units broken mean {:.2}, wins {}",
+            side.side, side.mean_figures_lost, side.min_figures_lost, side.max_figures_lost, side.mean_units_broken, side.wins
+        );
+    }
+    println!("  draws {}, refusals {}", spread.draws, spread.refusals);
+    if let Some(mut w) = sink
+        && let Err(e) = w.flush()
+    {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
+    if spread.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 #[cfg(feature = "window")]

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::otp::charts::Ammo;
 use crate::scenario::model::Formation;
 use crate::table::movement::MoveStep;
 
@@ -32,8 +33,14 @@ pub enum Action {
     Move { unit: String, steps: Vec<MoveStep> },
     /// Change formation (6.2; limber or unlimber for artillery, 3.3).
     ChangeFormation { unit: String, formation: Formation },
-    /// Fire at an enemy unit (8.x): resolved by the fire-combat module when it is wired in.
-    Fire { unit: String, target: String },
+    /// Fire at an enemy unit (8.x). Artillery fires `ammo`; without it, canister when the target
+    /// is at short range and canister is allowed (8.4), else ball. Small arms ignore it.
+    Fire {
+        unit: String,
+        target: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ammo: Option<Ammo>,
+    },
     /// Charge an enemy unit (6.9, 9.x): resolved by the melee module when it is wired in.
     Charge { unit: String, target: String },
     /// The phasing brigade has finished: its chit is set aside (4.3).
@@ -42,6 +49,13 @@ pub enum Action {
     AttemptRebuild { unit: String },
     /// Check off the turn and refill the cup; at the turn limit the game ends (4.5).
     EndTurn,
+}
+
+impl Action {
+    /// A unit's own fire at a target, artillery choosing its ammunition (8.4).
+    pub fn fire(unit: impl Into<String>, target: impl Into<String>) -> Action {
+        Action::Fire { unit: unit.into(), target: target.into(), ammo: None }
+    }
 }
 
 impl fmt::Display for Action {
@@ -54,7 +68,8 @@ impl fmt::Display for Action {
             Action::RemoveMarker { unit, how: Removal::RerollWithPass { commander } } => write!(f, "{commander} spends a morale pass for {unit} to re-roll"),
             Action::Move { unit, steps } => write!(f, "move {unit}: {steps:?}"),
             Action::ChangeFormation { unit, formation } => write!(f, "{unit} forms {formation:?}"),
-            Action::Fire { unit, target } => write!(f, "{unit} fires at {target}"),
+            Action::Fire { unit, target, ammo: None } => write!(f, "{unit} fires at {target}"),
+            Action::Fire { unit, target, ammo: Some(a) } => write!(f, "{unit} fires {a:?} at {target}"),
             Action::Charge { unit, target } => write!(f, "{unit} charges {target}"),
             Action::EndActivation => write!(f, "end the activation"),
             Action::AttemptRebuild { unit } => write!(f, "{unit} tries to rebuild"),

@@ -16,13 +16,14 @@
 //! markers, passes, re-rolls and commander casualties ([`morale`], [`commanders`]), 11.0
 //! rebuilding ([`rebuild`]).
 //!
-//! For the fire and melee modules (to resolve `Action::Fire` / `Action::Charge`, which are
-//! refused "not yet wired" for now): `Game::permit` (may the unit fire/charge now?),
+//! 8.x fire combat is wired in through the fire module ([`fire`]). For the melee module (to
+//! resolve `Action::Charge`, refused "not yet wired" for now): `Game::permit` (may the unit charge now?),
 //! `Game::record` (the operation done), [`Game::give_marker`], [`Game::mark_artillery_target`],
 //! [`Game::lose_figures`] and [`Game::commander_casualty`], each writing into the action's report.
 
 pub mod action;
 pub mod commanders;
+pub mod fire;
 pub mod morale;
 pub mod operations;
 pub mod rebuild;
@@ -87,7 +88,7 @@ impl Game {
             Action::RemoveMarker { unit, how } => self.remove_marker(&action, unit, how),
             Action::Move { unit, steps } => self.move_unit(&action, unit, steps),
             Action::ChangeFormation { unit, formation } => self.change_formation(&action, unit, *formation),
-            Action::Fire { unit, target } => self.fire(unit, target),
+            Action::Fire { unit, target, ammo } => self.fire(&action, unit, target, *ammo),
             Action::Charge { unit, target } => self.charge(unit, target),
             Action::EndActivation => self.end_activation(&action),
             Action::AttemptRebuild { unit } => self.attempt_rebuild(&action, unit),

@@ -111,6 +111,28 @@ impl Game {
         }
     }
 
+    /// Would a roll or a pass remove `name`'s marker now (10.2, 10.4, 6.12)? Nothing changes.
+    pub fn check_removal(&self, name: &str, how: &Removal) -> Result<(), Refusal> {
+        let unit = self.find_unit(name)?;
+        self.require_phasing(unit)?;
+        let t = self.unit_turn(unit);
+        if !self.has_marker(unit) {
+            return refuse("10.2", format!("{name} has no Morale Marker"));
+        }
+        match how {
+            Removal::Roll | Removal::Pass { .. } if t.morale.is_some() => refuse("10.2", format!("{name} has rolled on the MORALE RESULTS TABLE this turn")),
+            Removal::Roll => Ok(()),
+            Removal::Pass { commander } => {
+                let c = self.find_commander(commander)?;
+                if t.marker_from_firefight || t.marker_turn == Some(self.turn()) {
+                    return refuse("10.4", format!("{name}'s marker came this turn or from a firefight: only a roll removes it"));
+                }
+                self.check_pass(c, unit).map(|_| ())
+            }
+            Removal::RerollWithPass { .. } => refuse("10.2", "a re-roll is judged when it is asked for"),
+        }
+    }
+
     pub(super) fn remove_marker(&mut self, action: &Action, name: &str, how: &Removal) -> Result<Report, Refusal> {
         let unit = self.find_unit(name)?;
         self.require_phasing(unit)?;
@@ -254,12 +276,17 @@ impl Game {
             report.note("6.11", format!("{} has no enemy to retreat from", u.name));
             return;
         };
-        let distance = moves as f32 * self.normal_move(unit, u.formation);
+        let mut distance = moves as f32 * self.normal_move(unit, u.formation);
         let mut path = retreat(&s, me, enemy, distance);
         if let Some(first) = path.in_the_way.first() {
             // TODO(6.11): a friendly unit in the way rolls against its CV to let the retreat through.
             report.note("6.11", format!("{} is in the way after {:.2}\": the retreat stops short of it", first.unit, first.after));
-            path = retreat(&s, me, enemy, (first.after - 0.05).max(0.0));
+            // The sweep finds contact at its sampling steps: back off until the path is clear.
+            distance = first.after;
+            while distance > 0.0 && !path.in_the_way.is_empty() {
+                distance = (distance - 0.1).max(0.0);
+                path = retreat(&s, me, enemy, distance);
+            }
         }
         report.change("6.11", format!("{} retreats {:.2}\" away from {} (bearing {:.0})", u.name, distance, s.unit(enemy).name, path.bearing));
         self.place(unit, &path.stands, u.formation);

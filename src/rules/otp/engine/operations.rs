@@ -219,7 +219,7 @@ impl Game {
     }
 
     /// A normal move by the MOVEMENT chart (6.1).
-    pub(crate) fn normal_move(&self, unit: Entity, formation: Formation) -> f32 {
+    pub fn normal_move(&self, unit: Entity, formation: Formation) -> f32 {
         let u = self.unit(unit);
         self.charts.movement.allowance(ArmClass::from(u.arm), u.unit_type, formation).unwrap_or(0.0)
     }
@@ -302,7 +302,9 @@ impl Game {
         Ok(plan)
     }
 
-    pub(super) fn move_unit(&mut self, action: &Action, name: &str, steps: &[MoveStep]) -> Result<Report, Refusal> {
+    /// A move judged (4.3, 3.x, 5.x, 6.x, 7.5), nothing rolled or changed.
+    #[allow(clippy::type_complexity)]
+    fn validate_move(&self, name: &str, steps: &[MoveStep]) -> Result<(Entity, Permit, Allowance, MoveReport, Vec<&'static Operation>), Refusal> {
         let unit = self.find_unit(name)?;
         let mut new = Vec::new();
         if let Some(MoveStep::ChangeFormation(to)) = steps.first() {
@@ -323,6 +325,11 @@ impl Game {
         let road = plan.road_bonus.then_some(plan.allowance);
         let fitting = self.within_budget(&p, p.spent + plan.spent, road)?;
         self.check_carried(name, &plan)?;
+        Ok((unit, p, allowance, plan, fitting))
+    }
+
+    pub(super) fn move_unit(&mut self, action: &Action, name: &str, steps: &[MoveStep]) -> Result<Report, Refusal> {
+        let (unit, p, allowance, plan, fitting) = self.validate_move(name, steps)?;
         // Validated: from here the dice may roll and the world change.
         let mut report = Report::new(self.turn(), action, format!("{name} moves ({}, 6.1)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
@@ -394,7 +401,8 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn change_formation(&mut self, action: &Action, name: &str, to: Formation) -> Result<Report, Refusal> {
+    /// A change of formation judged (4.3, 3.x, 5.3–5.5, 6.2, 7.7), nothing changed.
+    fn validate_formation(&self, name: &str, to: Formation) -> Result<(Entity, Permit, MoveReport, Vec<&'static Operation>), Refusal> {
         let unit = self.find_unit(name)?;
         let p = self.permit(unit, &[Activity::Form(to)])?;
         self.formation_allowed(unit, to)?;
@@ -406,6 +414,21 @@ impl Game {
         let plan = self.plan(unit, &[MoveStep::ChangeFormation(to)], Allowance::new(full))?;
         let fitting = self.within_budget(&p, p.spent + plan.spent, None)?;
         self.check_carried(name, &plan)?;
+        Ok((unit, p, plan, fitting))
+    }
+
+    /// Would this move or change of formation be allowed now? Nothing is rolled or changed.
+    pub fn check_move(&self, name: &str, steps: &[MoveStep]) -> Result<(), Refusal> {
+        self.validate_move(name, steps).map(|_| ())
+    }
+
+    /// Would this change of formation be allowed now? Nothing is rolled or changed.
+    pub fn check_formation(&self, name: &str, to: Formation) -> Result<(), Refusal> {
+        self.validate_formation(name, to).map(|_| ())
+    }
+
+    pub(super) fn change_formation(&mut self, action: &Action, name: &str, to: Formation) -> Result<Report, Refusal> {
+        let (unit, p, plan, fitting) = self.validate_formation(name, to)?;
         let from = self.unit(unit).formation;
         let mut report = Report::new(self.turn(), action, format!("{name} changes formation ({}, 6.2)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
@@ -419,15 +442,6 @@ impl Game {
         report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
         report.change("6.2", format!("{name} is now in {to:?}"));
         Ok(report)
-    }
-
-    /// Fire (8.x): the operation is checked; the fire-combat module resolves it when wired in.
-    pub(super) fn fire(&mut self, name: &str, target: &str) -> Result<Report, Refusal> {
-        let unit = self.find_unit(name)?;
-        self.permit(unit, &[Activity::Fire])?;
-        self.find_unit(target)?;
-        // TODO(fire): resolve with rules::otp::fire, then `self.record(&permit, permit.spent)`.
-        refuse("8.0", "fire combat not yet wired")
     }
 
     /// Charge (6.9, 9.x): for cavalry an operation of its own (3.2); for others a move to
@@ -546,9 +560,8 @@ mod tests {
         ok(&mut g, Action::Move { unit: "Virginia State Regiment".into(), steps: vec![MoveStep::Forward(2.5)] });
         let t = g.unit_turn(g.unit_entity("Virginia State Regiment").unwrap());
         assert!((t.spent - 5.5).abs() < 1e-3, "{}", t.spent);
-        // Fire is not yet wired, but an operation that cannot include fire is refused first.
-        refused(&mut g, Action::Fire { unit: "Virginia State Regiment".into(), target: "23rd Foot".into() }, "3.1");
-        refused(&mut g, Action::Fire { unit: "Delaware Light Infantry".into(), target: "23rd Foot".into() }, "8.0");
+        // An operation that cannot include fire is refused before the fire is judged.
+        refused(&mut g, Action::fire("Virginia State Regiment", "23rd Foot"), "3.1");
     }
 
     // OTP 3.3 1: limber and move 1/2 (the limbering costs half the limbered move); no fire after.
@@ -561,7 +574,7 @@ mod tests {
         ok(&mut g, Action::ChangeFormation { unit: guns.clone(), formation: Formation::Limbered });
         refused(&mut g, Action::Move { unit: guns.clone(), steps: vec![MoveStep::Forward(6.0)] }, "3.3");
         ok(&mut g, Action::Move { unit: guns.clone(), steps: vec![MoveStep::Forward(3.0)] });
-        refused(&mut g, Action::Fire { unit: guns, target: "1st Maryland".into() }, "3.3");
+        refused(&mut g, Action::fire(guns, "1st Maryland"), "3.3");
     }
 
     // OTP 10.2 and the MORALE RESULTS TABLE: Stand keeps the unit still, Deploy allows only

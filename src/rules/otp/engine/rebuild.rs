@@ -47,7 +47,12 @@ impl Game {
         placed
     }
 
-    pub(super) fn attempt_rebuild(&mut self, action: &Action, name: &str) -> Result<Report, Refusal> {
+    /// Would `unit` be allowed a rebuild attempt now (4.4, 11.0)? Nothing is rolled or changed.
+    pub fn check_rebuild(&self, name: &str) -> Result<(), Refusal> {
+        self.validate_rebuild(name).map(|_| ())
+    }
+
+    fn validate_rebuild(&self, name: &str) -> Result<(Entity, crate::scenario::spawn::Unit), Refusal> {
         match self.phase() {
             Phase::Rebuild => {}
             Phase::Setup | Phase::Over => self.require_play()?,
@@ -79,6 +84,12 @@ impl Game {
         if let Some((enemy, d, range)) = self.small_arms_threat(unit) {
             return refuse("11.0", format!("{name} is {d:.2}\" from {enemy}, within its {range}\" small-arms range: not in reserve status"));
         }
+        Ok((unit, u))
+    }
+
+    pub(super) fn attempt_rebuild(&mut self, action: &Action, name: &str) -> Result<Report, Refusal> {
+        let (unit, u) = self.validate_rebuild(name)?;
+        let lost = u.initial_figures.saturating_sub(u.figures);
         // Validated: roll.
         let mut report = Report::new(self.turn(), action, format!("{name} attempts to rebuild (4.4, 11.0)"));
         let roll = self.dice.d10();
