@@ -49,6 +49,9 @@ pub enum Action {
     AttemptRebuild { unit: String },
     /// Check off the turn and refill the cup; at the turn limit the game ends (4.5).
     EndTurn,
+    /// A special move (6.8): the full move plus 1AD (cavalry 2AD), rolled once the rest is
+    /// judged; the unit goes as far along `steps` as the roll allows. Its whole operation.
+    SpecialMove { unit: String, steps: Vec<MoveStep> },
 }
 
 impl Action {
@@ -74,6 +77,7 @@ impl fmt::Display for Action {
             Action::EndActivation => write!(f, "end the activation"),
             Action::AttemptRebuild { unit } => write!(f, "{unit} tries to rebuild"),
             Action::EndTurn => write!(f, "end the turn"),
+            Action::SpecialMove { unit, steps } => write!(f, "special move {unit}: {steps:?}"),
         }
     }
 }

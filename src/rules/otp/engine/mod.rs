@@ -30,6 +30,7 @@ pub mod rebuild;
 pub mod report;
 pub mod save;
 pub mod sequence;
+pub mod special;
 pub mod state;
 pub mod terrain;
 
@@ -93,6 +94,7 @@ impl Game {
             Action::EndActivation => self.end_activation(&action),
             Action::AttemptRebuild { unit } => self.attempt_rebuild(&action, unit),
             Action::EndTurn => self.end_turn(&action),
+            Action::SpecialMove { unit, steps } => self.special_move(&action, unit, steps),
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());

@@ -184,6 +184,9 @@ impl Game {
         let t = self.unit_turn(unit);
         let arm = self.arm(unit);
         let start = t.start_formation.unwrap_or(u.formation);
+        if t.special_move && !new.is_empty() {
+            return refuse("6.8", format!("{} made a special move: it may not also fire or change formation, and its operation is done", u.name));
+        }
         match t.restriction {
             Some(MoraleResult::Stand) => return refuse("10.2", format!("{} rolled Stand on the MORALE RESULTS TABLE: it stays where it is this turn", u.name)),
             Some(MoraleResult::Deploy) => {
@@ -268,7 +271,7 @@ impl Game {
 
     /// The allowance `plan_move` is given: the start formation's normal move, with the road bonus
     /// for a column (5.1); artillery moves by its present formation.
-    fn allowance_for(&self, p: &Permit) -> Allowance {
+    pub(super) fn allowance_for(&self, p: &Permit) -> Allowance {
         let u = self.unit(p.unit);
         let full = match self.arm(p.unit) {
             ArmClass::Artillery => self.normal_move(p.unit, u.formation),
@@ -279,7 +282,7 @@ impl Game {
     }
 
     /// The MOVEMENT chart cell for the unit's normal move.
-    fn report_allowance(&self, report: &mut Report, unit: Entity, formation: Formation) {
+    pub(super) fn report_allowance(&self, report: &mut Report, unit: Entity, formation: Formation) {
         let u = self.unit(unit);
         let arm = ArmClass::from(u.arm);
         if let Some(entry) = self.charts.movement.allowance_entry(arm, u.unit_type, formation) {
@@ -288,7 +291,7 @@ impl Game {
     }
 
     /// Ask the table whether the steps are legal (6.x); refused with the table's rule if not.
-    fn plan(&self, unit: Entity, steps: &[MoveStep], allowance: Allowance) -> Result<MoveReport, Refusal> {
+    pub(super) fn plan(&self, unit: Entity, steps: &[MoveStep], allowance: Allowance) -> Result<MoveReport, Refusal> {
         let s = self.situation();
         let name = &self.unit(unit).name;
         let index = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
@@ -354,7 +357,7 @@ impl Game {
     }
 
     /// 7.5: an attached gun moves with its infantry only within its own formation's move.
-    fn check_carried(&self, name: &str, plan: &MoveReport) -> Result<(), Refusal> {
+    pub(super) fn check_carried(&self, name: &str, plan: &MoveReport) -> Result<(), Refusal> {
         for c in &plan.carried {
             let gun = self.find_unit(&c.unit)?;
             let most = self.normal_move(gun, self.unit(gun).formation);
@@ -367,7 +370,7 @@ impl Game {
     }
 
     /// 7.5: the attached guns go where the move took them.
-    fn place_carried(&mut self, report: &mut Report, name: &str, plan: &MoveReport) {
+    pub(super) fn place_carried(&mut self, report: &mut Report, name: &str, plan: &MoveReport) {
         for c in &plan.carried {
             let Some(gun) = self.unit_entity(&c.unit) else { continue };
             if c.travelled <= EPS {

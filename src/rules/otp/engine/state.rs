@@ -91,6 +91,8 @@ pub struct UnitTurn {
     pub marker_from_firefight: bool,
     /// It has left the table (a retreat or a move off an edge).
     pub off_table: bool,
+    /// Its operation was a special move (6.8): nothing more this turn, no fire.
+    pub special_move: bool,
 }
 
 impl UnitTurn {
