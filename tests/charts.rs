@@ -518,7 +518,7 @@ fn counts_out_of_range_are_named() {
     assert!(err.contains("melee.ron: in ratios (4/1): loser_dice is 9; it must be from 0 to 4"), "{err}");
     let src = edited("commanders.ron", "(to: 8, rating: Firebrand), (to: 9, rating: Exceptional)],\n            source: Reconstructed(why: \"2.0: Militia", "(to: 8, rating: Firebrand)],\n            source: Reconstructed(why: \"2.0: Militia");
     let err = error_for("commanders.ron", &src);
-    assert!(err.contains("commanders.ron: in columns (Militia): the last band ends at 8; a D10 reads up to 9"), "{err}");
+    assert!(err.contains("commanders.ron: in columns (Militia): the last band ends at 8; it must end at 9 (a D10 reads up to 9)"), "{err}");
     let src = edited("movement.ron", "(arm: Infantry, formation: Column, a: 7, b: 5, c: 3, d: 1,", "(arm: Infantry, formation: Column, a: 7, b: 5, c: 3, d: 12,");
     let err = error_for("movement.ron", &src);
     assert!(err.contains("movement.ron: in disorder[2] (Infantry Column): d is 12; it must be from -1 to 9"), "{err}");
@@ -529,7 +529,7 @@ fn probabilities_that_cannot_be_are_refused() {
     // A morale column that stops short of 99 leaves rolls with no result.
     let src = edited("morale.ron", "(to: 39, result: Deploy), (to: 99, result: NE)],", "(to: 39, result: Deploy), (to: 90, result: NE)],");
     let err = error_for("morale.ron", &src);
-    assert!(err.contains("morale.ron: in columns (Artillery): the last band ends at 90; it must end at 99"), "{err}");
+    assert!(err.contains("morale.ron: in columns (Artillery): the last band ends at 90; it must end at 99 (2D10 read up to 99)"), "{err}");
     // Worse losses helping.
     let src = edited("morale.ron", "(severity: Severe, value: -30,", "(severity: Severe, value: -3,");
     let err = error_for("morale.ron", &src);

@@ -43,10 +43,15 @@ pub struct ScenarioError {
     pub problems: Vec<Problem>,
 }
 
+/// Problems one a line, as `otp check` prints them (shared by every file the app reads).
+pub fn write_problems(f: &mut fmt::Formatter<'_>, problems: &[Problem]) -> fmt::Result {
+    let lines: Vec<String> = problems.iter().map(Problem::to_string).collect();
+    write!(f, "{}", lines.join("\n"))
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let lines: Vec<String> = self.problems.iter().map(Problem::to_string).collect();
-        write!(f, "{}", lines.join("\n"))
+        write_problems(f, &self.problems)
     }
 }
 

@@ -452,6 +452,19 @@ pub enum Weapon {
     Bow,
 }
 
+impl Weapon {
+    /// The weapon's name in plain words, as the rules write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Weapon::Musket => "musket",
+            Weapon::Rifle => "rifle",
+            Weapon::Carbine => "carbine",
+            Weapon::Fusil => "fusil",
+            Weapon::Bow => "bow",
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Formation {
     /// March column, stands one behind the other (5.1).

@@ -11,7 +11,7 @@ use super::paint;
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui};
 use crate::picture::palette;
-use crate::scenario::model::{Arm, Formation, GunSize, Rating, UnitType, Weapon};
+use crate::scenario::model::{Arm, Formation, GunSize, Rating, UnitType};
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
 
 pub(super) fn plugin(app: &mut App) {
@@ -77,15 +77,6 @@ pub(crate) fn rating_text(r: Option<Rating>) -> String {
     r.map(|r| format!("{r:?}")).unwrap_or_else(|| "not yet rolled".into())
 }
 
-fn weapon_name(w: Weapon) -> &'static str {
-    match w {
-        Weapon::Musket => "musket",
-        Weapon::Rifle => "rifle",
-        Weapon::Carbine => "carbine",
-        Weapon::Fusil => "fusil",
-        Weapon::Bow => "bow",
-    }
-}
 
 fn row(ui: &mut egui::Ui, key: &str, value: impl Into<egui::WidgetText>) {
     ui.label(RichText::new(key).weak());
@@ -147,7 +138,7 @@ fn sheet(
                 row(ui, "Arm", arm_name(unit.arm));
                 row(ui, "CV", RichText::new(unit.cv.to_string()).strong());
                 let weapons = match unit.weapon {
-                    Some(w) => format!("{}, {}", capitalised(weapon_name(w)), if unit.bayonets { "bayonets" } else { "no bayonets" }),
+                    Some(w) => format!("{}, {}", capitalised(w.name()), if unit.bayonets { "bayonets" } else { "no bayonets" }),
                     None if matches!(unit.arm, Arm::Artillery { .. }) => "Guns".into(),
                     None => "None".into(),
                 };

@@ -6,21 +6,12 @@ use bevy_egui::egui::Color32;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{fan, fan_band, fan_edge};
-use crate::scenario::model::{Formation, Weapon};
+use crate::scenario::model::Formation;
 use crate::table::arc::{Arc, FireMode, fire_mode};
 use crate::table::fire::canister_masked_by;
 use crate::table::range::{CLOSE_RANGE, artillery_bands, small_arms_range};
 use crate::table::situation::{Situation, UnitInfo};
 
-pub(crate) fn weapon_name(w: Weapon) -> &'static str {
-    match w {
-        Weapon::Musket => "musket",
-        Weapon::Rifle => "rifle",
-        Weapon::Carbine => "carbine",
-        Weapon::Fusil => "fusil",
-        Weapon::Bow => "bow",
-    }
-}
 
 /// The arcs a unit fires through: its own (8.1), or one a stand (5.3, 6.4).
 pub(crate) fn arcs_of(unit: &UnitInfo) -> Vec<Arc> {
@@ -45,7 +36,7 @@ pub(crate) fn bands(unit: &UnitInfo) -> Vec<(f32, f32, Color32, String)> {
     match unit.weapon {
         Some(w) => {
             let r = small_arms_range(w);
-            vec![(0.0, r, colours::ARC_SMALL_ARMS, format!("{r}\" {}", weapon_name(w)))]
+            vec![(0.0, r, colours::ARC_SMALL_ARMS, format!("{r}\" {}", w.name()))]
         }
         None => Vec::new(),
     }
@@ -135,7 +126,7 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::{Arm, GunSize, UnitType};
+    use crate::scenario::model::{Arm, GunSize, UnitType, Weapon};
     use crate::table::range::artillery_band;
     use crate::ui::overlays::testing::{table, v};
 

@@ -9,7 +9,6 @@
 
 use bevy::math::Vec2;
 
-use super::arcs::weapon_name;
 use super::scene::{Prim, Scene, Tag, colours};
 use crate::rules::otp::charts::{Charts, FireModifierId};
 use crate::scenario::model::{FieldKind, GunSize, Terrain, Weapon};
@@ -221,7 +220,7 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
             let r = small_arms_range(w);
             let mark = if g.in_range { Mark::Yes } else { Mark::No };
             let within = if g.in_range { "within" } else { "beyond" };
-            rows.push((mark, format!("{range}: {within} {r}\" {} range (8.3)", weapon_name(w))));
+            rows.push((mark, format!("{range}: {within} {r}\" {} range (8.3)", w.name())));
         }
         (None, None) => rows.push((Mark::No, format!("{range}: no firearms"))),
     }

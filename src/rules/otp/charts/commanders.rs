@@ -99,21 +99,9 @@ impl Validate for CommanderChart {
         c.exactly_once("columns", "column", &KINDS, &kinds);
         for col in &self.columns {
             let place = format!("columns ({:?})", col.kind);
-            if col.bands.is_empty() {
-                c.fail(&place, "no bands");
+            let tos: Vec<i32> = col.bands.iter().map(|b| b.to).collect();
+            if !c.rising_bands(&place, &tos, 9) {
                 continue;
-            }
-            for w in col.bands.windows(2) {
-                if w[1].to <= w[0].to {
-                    c.fail(&place, format!("band to {} follows band to {}: bands must rise", w[1].to, w[0].to));
-                }
-            }
-            if col.bands[0].to < 0 {
-                c.fail(&place, format!("the first band ends at {}, below 0", col.bands[0].to));
-            }
-            let last = col.bands[col.bands.len() - 1].to;
-            if last != 9 {
-                c.fail(&place, format!("the last band ends at {last}; a D10 reads up to 9"));
             }
             col.source.check(c, &place);
         }

@@ -106,6 +106,27 @@ impl Check {
             self.fail(place, format!("{what} is {value}; it must be from {lo} to {hi}"));
         }
     }
+    /// A column of bands read by a die: the bands' upper ends must rise from 0 and end at `last`
+    /// (9 for a D10, 99 for 2D10). Returns false when there are no bands at all.
+    pub(crate) fn rising_bands(&mut self, place: &str, tos: &[i32], last: i32) -> bool {
+        let (Some(&first), Some(&end)) = (tos.first(), tos.last()) else {
+            self.fail(place, "no bands");
+            return false;
+        };
+        for w in tos.windows(2) {
+            if w[1] <= w[0] {
+                self.fail(place, format!("band to {} follows band to {}: bands must rise", w[1], w[0]));
+            }
+        }
+        if first < 0 {
+            self.fail(place, format!("the first band ends at {first}, below 0"));
+        }
+        if end != last {
+            let die = if last == 9 { "a D10 reads up to 9" } else { "2D10 read up to 99" };
+            self.fail(place, format!("the last band ends at {end}; it must end at {last} ({die})"));
+        }
+        true
+    }
     /// Fails for each of `all` that `present` lacks or has more than once.
     pub(crate) fn exactly_once<K: PartialEq + fmt::Debug + Copy>(&mut self, place: &str, what: &str, all: &[K], present: &[K]) {
         for k in all {
@@ -131,8 +152,7 @@ pub struct ChartError {
 
 impl fmt::Display for ChartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let lines: Vec<String> = self.problems.iter().map(Problem::to_string).collect();
-        write!(f, "{}", lines.join("\n"))
+        crate::scenario::write_problems(f, &self.problems)
     }
 }
 

@@ -232,21 +232,9 @@ impl Validate for MoraleChart {
         c.exactly_once("columns", "column", &MoraleClass::ALL, &classes);
         for col in &self.columns {
             let place = format!("columns ({:?})", col.class);
-            if col.bands.is_empty() {
-                c.fail(&place, "no bands");
+            let tos: Vec<i32> = col.bands.iter().map(|b| b.to).collect();
+            if !c.rising_bands(&place, &tos, 99) {
                 continue;
-            }
-            for w in col.bands.windows(2) {
-                if w[1].to <= w[0].to {
-                    c.fail(&place, format!("band to {} follows band to {}: bands must rise", w[1].to, w[0].to));
-                }
-            }
-            if col.bands[0].to < 0 {
-                c.fail(&place, format!("the first band ends at {}, below 00", col.bands[0].to));
-            }
-            let last = col.bands[col.bands.len() - 1].to;
-            if last != 99 {
-                c.fail(&place, format!("the last band ends at {last}; it must end at 99"));
             }
             for b in &col.bands {
                 if let MoraleResult::Retreat { moves } = b.result {
