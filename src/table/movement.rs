@@ -813,6 +813,14 @@ pub fn retreat(s: &Situation, unit: usize, enemy: usize, distance: f32) -> Retre
     let (_, centre, _) = s.spans[unit];
     let from = s.unit_stands(enemy).iter().flat_map(|st| st.corners.iter().zip(st.corners.iter().cycle().skip(1))).map(|(&a, &b)| super::geom::closest_on_segment(centre, a, b)).min_by(|a, b| a.distance(centre).total_cmp(&b.distance(centre)));
     let away = from.map(|p| centre - p).filter(|d| d.length() > EPS).map(Vec2::normalize).unwrap_or_else(|| -me.stands[0].footprint.forward());
+    shift_path(s, unit, away, distance)
+}
+
+/// 6.11: a unit carried `distance` inches along the unit vector `away` (a friendly unit moving
+/// with a retreat that ran into it), keeping formation and facing: where it ends and what it
+/// runs into on the way.
+pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> RetreatPath {
+    let me = s.unit(unit);
     let motion = Motion::Shift(away * distance);
     let base = me.footprints();
     let n = (distance / SWEEP_STEP).ceil().max(1.0) as usize;
@@ -1113,5 +1121,18 @@ mod tests {
         let w = &r.in_the_way[0];
         assert!(w.friendly && w.unit == "Support" && w.after > 3.25 && w.after <= 3.5 + 1e-3, "{w:?}");
         assert!(close(r.stands[0].centre.y, 9.625 - 6.0) && close(r.stands[0].facing, 0.0));
+    }
+
+    #[test]
+    fn a_friend_swept_along_keeps_its_facing_and_meets_what_is_behind() {
+        // OTP 6.11: a friendly unit that fails its CV roll moves with the retreat, straight on.
+        let support = UnitInfo::foot("Support", 0, 16, Formation::Line, v(20.0, 6.0), 0.0);
+        let rear = UnitInfo::foot("Rear", 0, 16, Formation::Line, v(20.0, 2.0), 0.0);
+        let s = table(vec![line(), enemy(20.0, 14.0), support, rear]);
+        let r = shift_path(&s, 2, v(0.0, -1.0), 2.0);
+        assert!(close(r.stands[0].centre.y, 5.625 - 2.0) && close(r.stands[0].facing, 0.0), "{r:?}");
+        assert!(r.in_the_way.is_empty(), "{r:?}");
+        let r = shift_path(&s, 2, v(0.0, -1.0), 4.0);
+        assert_eq!(r.in_the_way.first().map(|w| w.unit.as_str()), Some("Rear"));
     }
 }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use bevy::math::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::otp::charts::Ammo;
@@ -52,6 +53,14 @@ pub enum Action {
     /// A special move (6.8): the full move plus 1AD (cavalry 2AD), rolled once the rest is
     /// judged; the unit goes as far along `steps` as the roll allows. Its whole operation.
     SpecialMove { unit: String, steps: Vec<MoveStep> },
+    /// An attached artillery stand detaches itself in its operational phase (7.5).
+    Detach { gun: String },
+    /// An artillery stand in contact with friendly infantry attaches to it (7.5).
+    Attach { gun: String, unit: String },
+    /// A commander moves to a point, within his 24" a phase (6.12).
+    MoveCommander { commander: String, to: Vec2 },
+    /// A commander rides to join a unit of his command, within his 24" a phase (6.12).
+    JoinUnit { commander: String, unit: String },
 }
 
 impl Action {
@@ -78,6 +87,10 @@ impl fmt::Display for Action {
             Action::AttemptRebuild { unit } => write!(f, "{unit} tries to rebuild"),
             Action::EndTurn => write!(f, "end the turn"),
             Action::SpecialMove { unit, steps } => write!(f, "special move {unit}: {steps:?}"),
+            Action::Detach { gun } => write!(f, "{gun} detaches"),
+            Action::Attach { gun, unit } => write!(f, "{gun} attaches to {unit}"),
+            Action::MoveCommander { commander, to } => write!(f, "{commander} moves to ({:.2}, {:.2})", to.x, to.y),
+            Action::JoinUnit { commander, unit } => write!(f, "{commander} joins {unit}"),
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::table::footprint::Footprint;
 use crate::table::geom::closest_on_segment;
 
 /// The nearest point of a stand to `p` (`p` itself when inside).
-fn nearest_on(f: &Footprint, p: Vec2) -> Vec2 {
+pub(super) fn nearest_on(f: &Footprint, p: Vec2) -> Vec2 {
     if f.contains(p) {
         return p;
     }

@@ -22,6 +22,7 @@
 //! [`Game::lose_figures`] and [`Game::commander_casualty`], each writing into the action's report.
 
 pub mod action;
+pub mod attach;
 pub mod commanders;
 pub mod fire;
 pub mod morale;
@@ -95,6 +96,10 @@ impl Game {
             Action::AttemptRebuild { unit } => self.attempt_rebuild(&action, unit),
             Action::EndTurn => self.end_turn(&action),
             Action::SpecialMove { unit, steps } => self.special_move(&action, unit, steps),
+            Action::Detach { gun } => self.detach(&action, gun),
+            Action::Attach { gun, unit } => self.attach(&action, gun, unit),
+            Action::MoveCommander { commander, to } => self.move_commander(&action, commander, *to),
+            Action::JoinUnit { commander, unit } => self.join_unit(&action, commander, unit),
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());

@@ -14,7 +14,8 @@ use crate::scenario::model::{Terrain, UnitType};
 use crate::scenario::spawn::{MoraleMarker, Stand, Unit};
 use crate::table::footprint::Footprint;
 use crate::table::geom::convex_near_polyline;
-use crate::table::movement::retreat;
+use crate::table::geom::{EPS, convex_overlap_depth};
+use crate::table::movement::{RetreatPath, TOUCH, retreat, shift_path};
 use crate::table::range::unit_distance;
 
 /// How close to works a stand must be to count as in or behind them (10.3), inches.
@@ -261,6 +262,58 @@ impl Game {
         }
     }
 
+    /// 6.11: a friendly unit in a retreat's way rolls a D10 against its CV. At or under: it
+    /// stands and the retreat stops short of it. Over: it takes a Morale Marker and moves with
+    /// the retreating unit for the `remaining` inches (infantry met by retreating cavalry only
+    /// far enough to clear the cavalry's path), never into a third unit.
+    fn friend_in_the_way(&mut self, report: &mut Report, unit: Entity, friend: Entity, path: &RetreatPath, remaining: f32) {
+        let (name, cavalry) = (self.unit(unit).name.clone(), ArmClass::from(self.unit(unit).arm) == ArmClass::Cavalry);
+        let (fname, cv, infantry) = {
+            let f = self.unit(friend);
+            (f.name.clone(), f.cv, ArmClass::from(f.arm) == ArmClass::Infantry)
+        };
+        let roll = self.dice.d10();
+        report.die("6.11", format!("{fname}, in the way of {name}'s retreat, against its CV {cv}"), &roll);
+        if roll.total <= cv as i32 {
+            report.note("6.11", format!("{fname} rolls {} against CV {cv}: it stands, and {name} stops short of it", roll.total));
+            return;
+        }
+        report.note("6.11", format!("{fname} rolls {} against CV {cv}: it is swept along", roll.total));
+        self.give_marker(report, friend, false);
+        let s = self.situation();
+        let (Ok(me), Ok(fi)) = (s.find(&name), s.find(&fname)) else { return };
+        let start = s.unit(me).footprints();
+        let Some(away) = path.stands.first().zip(start.first()).map(|(a, b)| a.centre - b.centre).filter(|d| d.length() > EPS).map(|d| d.normalize()) else { return };
+        let friend_stands = s.unit(fi).footprints();
+        let mut d = remaining.max(0.0);
+        if cavalry && infantry {
+            // Only far enough that the cavalry's whole retreat is clear of it.
+            let clear = |by: f32| {
+                let moved: Vec<Footprint> = friend_stands.iter().map(|f| Footprint { centre: f.centre + away * by, ..*f }).collect();
+                !path.stands.iter().any(|a| moved.iter().any(|b| convex_overlap_depth(&a.corners(), &b.corners()) > TOUCH))
+            };
+            let mut by = 0.0;
+            while by < d && !clear(by) {
+                by += 0.1;
+            }
+            d = by.min(d);
+        }
+        let blocked = |p: &RetreatPath, g: &Game| p.in_the_way.iter().any(|w| w.unit != name && g.unit_entity(&w.unit).is_none_or(|e| g.unit(e).attached_to != Some(friend)));
+        let mut carried = shift_path(&s, fi, away, d);
+        while d > 0.0 && blocked(&carried, self) {
+            d = (d - 0.1).max(0.0);
+            carried = shift_path(&s, fi, away, d);
+        }
+        let formation = self.unit(friend).formation;
+        self.place(friend, &carried.stands, formation);
+        self.turn_mut(friend).moved = true;
+        report.change("6.11", format!("{fname} moves {d:.2}\" with {name}'s retreat"));
+        if carried.off_table {
+            self.turn_mut(friend).off_table = true;
+            report.change("6.11", format!("{fname} is swept off the table"));
+        }
+    }
+
     /// 6.11: retreat `moves` full moves straight away from the nearest enemy; militia lose
     /// stragglers (optional 6.14).
     fn retreat_unit(&mut self, report: &mut Report, unit: Entity, moves: u8) {
@@ -277,15 +330,30 @@ impl Game {
             return;
         };
         let mut distance = moves as f32 * self.normal_move(unit, u.formation);
+        let enemy_name = s.unit(enemy).name.clone();
+        // Its own attached guns (7.5) are never in its way.
+        let own = |g: &Game, n: &str| g.unit_entity(n).is_some_and(|e| g.unit(e).attached_to == Some(unit));
         let mut path = retreat(&s, me, enemy, distance);
+        path.in_the_way.retain(|w| !own(self, &w.unit));
+        if let Some(first) = path.in_the_way.first().cloned()
+            && first.friendly
+            && let Some(friend) = self.unit_entity(&first.unit)
+        {
+            self.friend_in_the_way(report, unit, friend, &path, distance - first.after);
+        }
+        // Whatever is (still) in the way stops the retreat short of it.
+        let s = self.situation();
+        let (Ok(me), Ok(enemy)) = (s.find(&u.name), s.find(&enemy_name)) else { return };
+        path = retreat(&s, me, enemy, distance);
+        path.in_the_way.retain(|w| !own(self, &w.unit));
         if let Some(first) = path.in_the_way.first() {
-            // TODO(6.11): a friendly unit in the way rolls against its CV to let the retreat through.
             report.note("6.11", format!("{} is in the way after {:.2}\": the retreat stops short of it", first.unit, first.after));
             // The sweep finds contact at its sampling steps: back off until the path is clear.
             distance = first.after;
             while distance > 0.0 && !path.in_the_way.is_empty() {
                 distance = (distance - 0.1).max(0.0);
                 path = retreat(&s, me, enemy, distance);
+                path.in_the_way.retain(|w| !own(self, &w.unit));
             }
         }
         report.change("6.11", format!("{} retreats {:.2}\" away from {} (bearing {:.0})", u.name, distance, s.unit(enemy).name, path.bearing));
@@ -441,5 +509,42 @@ mod tests {
         ok(&mut g, Action::EndTurn);
         activate(&mut g, "Tarleton's Brigade");
         ok(&mut g, pass("British Legion Dragoons", "Lt. Col. Tarleton"));
+    }
+
+    // OTP 6.11: a friendly unit in a retreat's way rolls a D10 against its CV: at or under, the
+    // retreat stops short of it; over, it takes a Morale Marker and moves with the retreat.
+    #[test]
+    fn friends_in_a_retreats_way_roll_against_their_cv() {
+        let (mut stood, mut swept) = (0, 0);
+        for seed in 0..40 {
+            let mut g = teaching(seed);
+            ok(&mut g, Action::StartGame);
+            let front = g.unit_entity("33rd Foot").unwrap();
+            let behind = g.unit_entity("23rd Foot").unwrap();
+            // The 23rd, 3" behind the 33rd (which faces down the table, the enemy below it).
+            for st in g.unit(behind).stands.clone() {
+                g.world_mut().get_mut::<Footprint>(st).unwrap().centre += bevy::math::Vec2::new(10.0, 3.0);
+            }
+            let y = |g: &Game, e: Entity| g.world().get::<Footprint>(g.unit(e).stands[0]).unwrap().centre.y;
+            let (front_y, behind_y) = (y(&g, front), y(&g, behind));
+            let mut report = Report::new(1, &Action::EndTurn, "test");
+            g.retreat_unit(&mut report, front, 1);
+            let die = report.dice.iter().find(|d| d.rule == "6.11").expect("the friend rolls");
+            let cv = g.unit(behind).cv as i32;
+            let moved = y(&g, front) - front_y;
+            if die.roll.total <= cv {
+                stood += 1;
+                assert!(!g.has_marker(behind) && moved < 2.3 && moved > 1.5, "seed {seed}: {moved}: {report}");
+                assert!((y(&g, behind) - behind_y).abs() < 1e-4);
+            } else {
+                swept += 1;
+                assert!(g.has_marker(behind), "{report}");
+                assert!(moved > 5.0 && y(&g, behind) - behind_y > 3.0, "seed {seed}: {moved}: {report}");
+            }
+            let s = g.situation();
+            let (a, b) = (s.find("33rd Foot").unwrap(), s.find("23rd Foot").unwrap());
+            assert!(s.unit(a).footprints().iter().all(|f| s.unit(b).footprints().iter().all(|o| !f.overlaps(o, 0.01))), "seed {seed}");
+        }
+        assert!(stood > 0 && swept > 0, "{stood} {swept}");
     }
 }

@@ -398,7 +398,8 @@ impl Game {
         if to == Formation::Skirmish && u.unit_type == UnitType::Militia && !u.can_skirmish {
             return refuse("5.3", format!("{}: militia skirmish only where the scenario says so", u.name));
         }
-        if to == Formation::Limbered && rules.civilian_drivers && u.formation == Formation::Unlimbered {
+        let galloper = matches!(u.arm, crate::scenario::model::Arm::Artillery { galloper: true, .. });
+        if to == Formation::Limbered && rules.civilian_drivers && u.formation == Formation::Unlimbered && !galloper {
             return refuse("7.7", format!("{}: with civilian drivers, artillery once unlimbered stays unlimbered", u.name));
         }
         Ok(())
@@ -601,5 +602,48 @@ mod tests {
         let r = refused(&mut g, Action::Move { unit: "British Legion Dragoons".into(), steps: vec![MoveStep::Oblique { angle: -45.0, distance: 6.0 }] }, "3.2");
         assert!(r.reason.contains("halved"), "{r}");
         ok(&mut g, Action::Move { unit: "British Legion Dragoons".into(), steps: vec![MoveStep::Oblique { angle: -45.0, distance: 4.0 }] });
+    }
+
+    /// The teaching battle with some optional rules and a unit changed in the scenario.
+    fn variant(seed: u64, change: impl FnOnce(&mut crate::scenario::model::Scenario)) -> Game {
+        let mut s = crate::scenario::default_scenario();
+        change(&mut s);
+        Game::new(s, seed, crate::rules::otp::charts::Charts::embedded().clone())
+    }
+
+    fn model_unit<'a>(s: &'a mut crate::scenario::model::Scenario, name: &str) -> &'a mut crate::scenario::model::Unit {
+        s.sides.iter_mut().flat_map(|x| &mut x.brigades).flat_map(|b| &mut b.units).find(|u| u.name == name).unwrap()
+    }
+
+    // OTP 5.5 (optional): Indians stay in skirmish line.
+    #[test]
+    fn indians_keep_to_skirmish_line() {
+        let mut g = variant(3, |s| {
+            s.optional_rules.indians_skirmish_only = true;
+            model_unit(s, "71st Light Company").unit_type = UnitType::Indian;
+        });
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Webster's Brigade");
+        refused(&mut g, Action::ChangeFormation { unit: "71st Light Company".into(), formation: Formation::Line }, "5.5");
+        refused(&mut g, Action::Move { unit: "71st Light Company".into(), steps: vec![MoveStep::ChangeFormation(Formation::Column), MoveStep::Forward(1.0)] }, "5.5");
+        ok(&mut g, Action::Move { unit: "71st Light Company".into(), steps: vec![MoveStep::Forward(1.0)] });
+    }
+
+    // OTP 7.7 (optional): with civilian drivers unlimbered artillery never limbers; 7.6
+    // gallopers are exempt.
+    #[test]
+    fn civilian_drivers_keep_guns_unlimbered_but_not_gallopers() {
+        let mut g = variant(3, |s| s.optional_rules.civilian_drivers = true);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Webster's Brigade");
+        refused(&mut g, Action::ChangeFormation { unit: "Royal Artillery".into(), formation: Formation::Limbered }, "7.7");
+        let mut g = variant(3, |s| {
+            s.optional_rules.civilian_drivers = true;
+            s.optional_rules.galloper_guns = true;
+            model_unit(s, "Royal Artillery").arm = crate::scenario::model::Arm::Artillery { gun: crate::scenario::model::GunSize::Light, galloper: true };
+        });
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Webster's Brigade");
+        ok(&mut g, Action::ChangeFormation { unit: "Royal Artillery".into(), formation: Formation::Limbered });
     }
 }
