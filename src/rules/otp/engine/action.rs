@@ -61,6 +61,9 @@ pub enum Action {
     MoveCommander { commander: String, to: Vec2 },
     /// A commander rides to join a unit of his command, within his 24" a phase (6.12).
     JoinUnit { commander: String, unit: String },
+    /// Deploy into a town or building (6.13): a change of formation; the unit then counts as
+    /// Line in cover. Leaving is a change of formation to column.
+    DeployInto { unit: String, place: String },
 }
 
 impl Action {
@@ -91,6 +94,7 @@ impl fmt::Display for Action {
             Action::Attach { gun, unit } => write!(f, "{gun} attaches to {unit}"),
             Action::MoveCommander { commander, to } => write!(f, "{commander} moves to ({:.2}, {:.2})", to.x, to.y),
             Action::JoinUnit { commander, unit } => write!(f, "{commander} joins {unit}"),
+            Action::DeployInto { unit, place } => write!(f, "{unit} deploys into {place}"),
         }
     }
 }

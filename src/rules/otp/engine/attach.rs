@@ -62,6 +62,10 @@ impl Game {
         if self.unit_turn(host).off_table || self.unit(host).figures == 0 {
             return refuse("7.5", format!("{unit} is no longer on the table"));
         }
+        let galloper = matches!(self.unit(g).arm, crate::scenario::model::Arm::Artillery { galloper: true, .. });
+        if self.scenario.optional_rules.civilian_drivers && !galloper && self.unit(g).formation != crate::scenario::model::Formation::Unlimbered {
+            return refuse("7.7", format!("{gun}: with civilian drivers, artillery is attached to infantry only when unlimbered"));
+        }
         self.permit(g, &[])?;
         let (guns, foot) = (self.stands_of(g), self.stands_of(host));
         let gap = guns.iter().flat_map(|a| foot.iter().map(move |b| convex_distance(&a.corners(), &b.corners()))).fold(f32::INFINITY, f32::min);

@@ -24,6 +24,7 @@
 pub mod action;
 pub mod attach;
 pub mod commanders;
+pub mod drivers;
 pub mod fire;
 pub mod morale;
 pub mod operations;
@@ -34,6 +35,7 @@ pub mod sequence;
 pub mod special;
 pub mod state;
 pub mod terrain;
+pub mod towns;
 
 use bevy::prelude::*;
 use serde::Serialize;
@@ -100,6 +102,7 @@ impl Game {
             Action::Attach { gun, unit } => self.attach(&action, gun, unit),
             Action::MoveCommander { commander, to } => self.move_commander(&action, commander, *to),
             Action::JoinUnit { commander, unit } => self.join_unit(&action, commander, unit),
+            Action::DeployInto { unit, place } => self.deploy_into(&action, unit, place),
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());

@@ -217,8 +217,23 @@ impl Game {
             };
             return refuse(rule, format!("{}: {why} (permitted: {})", u.name, permitted(arm)));
         }
+        if let Some(g) = self.galloper_moves(unit)
+            && new.contains(&Activity::Fire)
+            && done.contains(&Activity::Move)
+            && t.spent > g.move_and_fire + EPS
+        {
+            return refuse("7.6", format!("{}: a galloper gun moves {}\" and fires, or {}\" without firing; it has moved {:.2}\"", u.name, g.move_and_fire, g.move_only, t.spent));
+        }
         let factor = if t.restriction == Some(MoraleResult::HalfMove) { 0.5 } else { 1.0 };
         Ok(Permit { unit, done, start, fitting, factor, spent: t.spent })
+    }
+
+    /// Optional 7.6: an unlimbered galloper gun's moves (6\" without fire, 3\" with it), when
+    /// the scenario uses the option; without it gallopers are ordinary light guns.
+    pub fn galloper_moves(&self, unit: Entity) -> Option<&crate::rules::otp::charts::movement::Galloper> {
+        let u = self.unit(unit);
+        let galloper = matches!(u.arm, crate::scenario::model::Arm::Artillery { galloper: true, .. });
+        (galloper && self.scenario.optional_rules.galloper_guns && u.formation == Formation::Unlimbered).then(|| self.charts.movement.galloper())
     }
 
     /// A normal move by the MOVEMENT chart (6.1).
@@ -237,11 +252,14 @@ impl Game {
 
     /// The operations that still fit with `spent` inches used in all; refused if none (3.x).
     /// `start_move` replaces the start formation's normal move (the road bonus, 5.1).
-    fn within_budget(&self, p: &Permit, spent: f32, start_move: Option<f32>) -> Result<Vec<&'static Operation>, Refusal> {
+    pub(super) fn within_budget(&self, p: &Permit, spent: f32, start_move: Option<f32>) -> Result<Vec<&'static Operation>, Refusal> {
         let limit = |o: &Operation| {
             o.budget.map(|(fraction, base)| {
-                let inches = match (base, start_move) {
-                    (Base::Start, Some(road)) => road,
+                let inches = match (base, start_move, self.galloper_moves(p.unit)) {
+                    // 7.6: hand hauling a galloper: 3" if it fires, else 6".
+                    (Base::Unlimbered, _, Some(g)) if p.done.contains(&Activity::Fire) => g.move_and_fire,
+                    (Base::Unlimbered, _, Some(g)) => g.move_only,
+                    (Base::Start, Some(road), _) => road,
                     _ => self.base_inches(p, base),
                 };
                 fraction * inches * p.factor
@@ -274,7 +292,7 @@ impl Game {
     pub(super) fn allowance_for(&self, p: &Permit) -> Allowance {
         let u = self.unit(p.unit);
         let full = match self.arm(p.unit) {
-            ArmClass::Artillery => self.normal_move(p.unit, u.formation),
+            ArmClass::Artillery => self.galloper_moves(p.unit).map_or_else(|| self.normal_move(p.unit, u.formation), |g| g.move_only),
             _ => self.normal_move(p.unit, p.start),
         };
         let column = matches!(u.formation, Formation::Column | Formation::Limbered);
@@ -328,6 +346,7 @@ impl Game {
         let road = plan.road_bonus.then_some(plan.allowance);
         let fitting = self.within_budget(&p, p.spent + plan.spent, road)?;
         self.check_carried(name, &plan)?;
+        self.check_drivers(unit, &plan)?;
         Ok((unit, p, allowance, plan, fitting))
     }
 
@@ -360,7 +379,7 @@ impl Game {
     pub(super) fn check_carried(&self, name: &str, plan: &MoveReport) -> Result<(), Refusal> {
         for c in &plan.carried {
             let gun = self.find_unit(&c.unit)?;
-            let most = self.normal_move(gun, self.unit(gun).formation);
+            let most = self.galloper_moves(gun).map_or_else(|| self.normal_move(gun, self.unit(gun).formation), |g| g.move_only);
             let spent = self.unit_turn(gun).spent + c.travelled;
             if spent > most + EPS {
                 return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {:?} move of {most}\"; this would take it {spent:.2}\"", c.unit, self.unit(gun).formation));
@@ -645,5 +664,55 @@ mod tests {
         ok(&mut g, Action::StartGame);
         activate(&mut g, "Webster's Brigade");
         ok(&mut g, Action::ChangeFormation { unit: "Royal Artillery".into(), formation: Formation::Limbered });
+    }
+}
+
+#[cfg(test)]
+mod galloper_tests {
+    use super::super::testing::{activate, ok, refused};
+    use super::*;
+    use crate::scenario::model::{Arm, GunSize};
+    use crate::table::footprint::Footprint;
+    use bevy::math::Vec2;
+
+    fn game(option: bool) -> Game {
+        let mut s = crate::scenario::default_scenario();
+        s.optional_rules.galloper_guns = option;
+        let u = s.sides.iter_mut().flat_map(|x| &mut x.brigades).flat_map(|b| &mut b.units).find(|u| u.name == "Royal Artillery").unwrap();
+        u.arm = Arm::Artillery { gun: GunSize::Light, galloper: true };
+        let mut g = Game::new(s, 3, crate::rules::otp::charts::Charts::embedded().clone());
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Webster's Brigade");
+        ok(&mut g, Action::Detach { gun: "Royal Artillery".into() });
+        let e = g.unit_entity("Royal Artillery").unwrap();
+        for s in g.unit(e).stands.clone() {
+            let mut f = g.world_mut().get_mut::<Footprint>(s).unwrap();
+            f.centre += Vec2::new(52.0, 27.0) - Vec2::new(24.5, 38.0);
+        }
+        g
+    }
+
+    // OTP 7.6 (optional): an unlimbered galloper moves 6" without firing, or 3" and fires.
+    #[test]
+    fn galloper_guns_move_six_or_three_and_fire() {
+        let mut g = game(true);
+        let gun = g.unit_entity("Royal Artillery").unwrap();
+        refused(&mut g, Action::Move { unit: "Royal Artillery".into(), steps: vec![MoveStep::Forward(6.5)] }, "6.1");
+        ok(&mut g, Action::Move { unit: "Royal Artillery".into(), steps: vec![MoveStep::Forward(5.0)] });
+        let r = g.permit(gun, &[Activity::Fire]).unwrap_err();
+        assert_eq!(r.rule, "7.6", "{r}");
+        let mut g = game(true);
+        ok(&mut g, Action::Move { unit: "Royal Artillery".into(), steps: vec![MoveStep::Forward(3.0)] });
+        assert!(g.permit(gun, &[Activity::Fire]).is_ok(), "3\" and fire");
+    }
+
+    // OTP 7.6: without the option a galloper is an ordinary light gun (hand hauled 2").
+    #[test]
+    fn without_the_option_gallopers_are_light_guns() {
+        let mut g = game(false);
+        let most = g.normal_move(g.unit_entity("Royal Artillery").unwrap(), Formation::Unlimbered);
+        assert!(most < 3.0);
+        let r = g.apply(Action::Move { unit: "Royal Artillery".into(), steps: vec![MoveStep::Forward(3.0)] }).unwrap_err();
+        assert!(r.rule == "6.1" || r.rule == "3.3", "{r}");
     }
 }
