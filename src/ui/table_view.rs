@@ -331,8 +331,15 @@ fn draw_table(
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
             let away = View::dir_to_screen(*at - *centre);
             let wanted = view.to_screen(*at);
-            let (r, clear) = paint::place_away(size, wanted, away, &taken, view.rect, steps);
-            if !clear && crowded && !*selected && hovered != Some(*entity) {
+            let (mut r, mut clear) = paint::place_away(size, wanted, away, &taken, view.rect, steps);
+            if !clear {
+                // Behind the unit is full: try in front of it and to either side before giving up.
+                let side = egui::vec2(-away.y, away.x);
+                (r, clear) = paint::place_near(size, wanted, &[away, -away, side, -side], &taken, view.rect, steps);
+            }
+            // A name that would still overprint another is left to the hover tooltip.
+            let buried = taken.overlap(r) > r.area() * 0.15;
+            if !clear && (crowded || buried) && !*selected && hovered != Some(*entity) {
                 continue;
             }
             taken.add(r);
