@@ -80,6 +80,19 @@ fn ad(l: AdLosses) -> String {
     }
 }
 
+/// The die readings that give `want`, as "00–34, 80–99" ("–" when none): bands read upward from 0.
+fn readings<R: PartialEq>(bands: impl IntoIterator<Item = (i32, R)>, want: &R, digits: usize) -> String {
+    let mut from = 0;
+    let mut spans = Vec::new();
+    for (to, r) in bands {
+        if r == *want {
+            spans.push(range(from, to, digits));
+        }
+        from = to + 1;
+    }
+    if spans.is_empty() { "–".into() } else { spans.join(", ") }
+}
+
 fn range(from: i32, to: i32, width: usize) -> String {
     if from == to { format!("{from:0width$}") } else { format!("{from:0width$}–{to:0width$}") }
 }
@@ -344,15 +357,7 @@ the text) as `file: in <field>: message`. Nothing is used until every file is ri
         .map(|col| {
             let mut row = vec![format!("{:?}", col.class)];
             for r in &results {
-                let mut from = 0;
-                let mut spans = Vec::new();
-                for b in &col.bands {
-                    if b.result == *r {
-                        spans.push(range(from, b.to, 2));
-                    }
-                    from = b.to + 1;
-                }
-                row.push(if spans.is_empty() { "–".into() } else { spans.join(", ") });
+                row.push(readings(col.bands.iter().map(|b| (b.to, b.result)), r, 2));
             }
             row.push(notes.src(&col.source));
             row
@@ -389,15 +394,7 @@ the text) as `file: in <field>: message`. Nothing is used until every file is ri
             let col = co.column(k);
             let mut row = vec![format!("{k:?}")];
             for r in order {
-                let mut from = 0;
-                let mut spans = Vec::new();
-                for b in &col.bands {
-                    if b.rating == r {
-                        spans.push(range(from, b.to, 1));
-                    }
-                    from = b.to + 1;
-                }
-                row.push(if spans.is_empty() { "–".into() } else { spans.join(", ") });
+                row.push(readings(col.bands.iter().map(|b| (b.to, b.rating)), &r, 1));
             }
             row.push(notes.src(&col.source));
             row
