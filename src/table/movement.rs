@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
-use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
+use super::geom::{Aabb, EPS, polygon_intervals, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
 use super::situation::{Outline, Situation, UnitInfo};
 use crate::picture::inside;
 use crate::scenario::model::{Arm, DisorderType, Formation, StreamKind, Terrain, UnitType};
@@ -734,6 +734,40 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// OTP 6.12 (optional "commanders as skirmishers"): the inches a commander's straight ride from
+/// `a` to `b` costs when he treats terrain as infantry in skirmish line. A deterministic
+/// approximation (no dice, so a refused ride rolls nothing): 1" for every linear obstruction
+/// crossed (6.7: 1" a rank, a skirmish line being one rank; small streams count as linear
+/// obstructions), and every inch ridden through disordering terrain (6.6: woods, crops, rough
+/// fields, sloped hills, fords, and towns and buildings, type D for skirmishers, 6.13) counts
+/// double, as if the disorder roll had halved his move there.
+pub fn commander_ride_cost(s: &Situation, a: Vec2, b: Vec2) -> f32 {
+    let len = a.distance(b);
+    if len <= EPS {
+        return 0.0;
+    }
+    let (mut cuts, mut spans) = (Vec::new(), Vec::new());
+    let mut cost = len;
+    for f in &s.features {
+        let t = &s.terrain()[f.index];
+        match (&f.outline, t) {
+            (Outline::Line(path), Terrain::Obstacle { .. }) => {
+                cost += path.windows(2).filter(|w| super::geom::segment_crossing(a, b, w[0], w[1]).is_some()).count() as f32;
+            }
+            (Outline::Ribbon { path, half_width }, Terrain::Stream { .. }) => {
+                let crossings = path.windows(2).filter(|w| super::geom::segment_crossing(a, b, w[0], w[1]).is_some()).count() as f32;
+                cost += crossings * if t.disorder().is_some() { 2.0 * half_width } else { 1.0 };
+            }
+            (Outline::Area(poly), _) if t.disorder().is_some() || matches!(t, Terrain::Town { .. } | Terrain::Building { .. }) => {
+                polygon_intervals(poly, a, b, &mut cuts, &mut spans);
+                cost += spans.iter().map(|(t0, t1)| (t1 - t0) * len).sum::<f32>();
+            }
+            _ => {}
+        }
+    }
+    cost
+}
+
 /// Plans a move of one unit, step by step: legal or not (the first problem, with its rule),
 /// the inches each part costs, and where the move meets disordering terrain.
 pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> MoveReport {
@@ -1134,5 +1168,16 @@ mod tests {
         assert!(r.in_the_way.is_empty(), "{r:?}");
         let r = shift_path(&s, 2, v(0.0, -1.0), 4.0);
         assert_eq!(r.in_the_way.first().map(|w| w.unit.as_str()), Some("Rear"));
+    }
+
+    #[test]
+    fn commanders_ride_as_skirmishers() {
+        // OTP 6.12 (optional): 1" for each linear obstruction crossed; inches in disordering
+        // terrain count double; open ground costs its length.
+        let wall = Terrain::Obstacle { name: "Wall".into(), kind: ObstacleKind::StoneWall, path: vec![[10.0, 0.0], [10.0, 40.0]], impassable_to_artillery: false };
+        let s = with_terrain(vec![line()], vec![wall, woods(WoodsDensity::Regular, rect(20.0, 0.0, 24.0, 40.0))]);
+        assert!(close(commander_ride_cost(&s, v(0.0, 30.0), v(8.0, 30.0)), 8.0));
+        assert!(close(commander_ride_cost(&s, v(0.0, 30.0), v(12.0, 30.0)), 13.0));
+        assert!(close(commander_ride_cost(&s, v(12.0, 30.0), v(26.0, 30.0)), 18.0));
     }
 }

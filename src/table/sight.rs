@@ -249,6 +249,84 @@ pub fn sight(s: &Situation, firer: usize, target: usize, opts: SightOptions) -> 
     (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, target, opts, true)).collect()
 }
 
+/// What an observer at a point (a commander, OTP 10.6) sees of a unit: the best sight line from
+/// the point to the unit (8.8 blockers; woods measured, 8.7), and the densest woods the point
+/// or any of the unit's stands stands in (10.6: "if either ... is in woods", a roll is needed).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PointSight {
+    pub sight: Sight,
+    pub in_woods: Option<WoodsDensity>,
+}
+
+impl PointSight {
+    /// 8.7, 10.6: visibility must be rolled (the line is clear but crosses 1" of woods, or
+    /// either end is in woods). The densest woods concerned.
+    pub fn woods_to_roll(&self) -> Option<WoodsDensity> {
+        if !self.sight.clear {
+            return None;
+        }
+        let w = self.sight.woods;
+        let crossed = if w.needs_visibility_roll() {
+            [(WoodsDensity::Dense, w.dense), (WoodsDensity::Regular, w.regular), (WoodsDensity::Light, w.light)].into_iter().find(|&(_, i)| i > EPS).map(|(d, _)| d)
+        } else {
+            None
+        };
+        [crossed, self.in_woods].into_iter().flatten().max_by_key(|&d| density_rank(d))
+    }
+}
+
+fn density_rank(d: WoodsDensity) -> u8 {
+    match d {
+        WoodsDensity::Light => 0,
+        WoodsDensity::Regular => 1,
+        WoodsDensity::Dense => 2,
+    }
+}
+
+/// Sight from the point `from` (on the ground there) to `target` (OTP 10.6, by 8.7 and 8.8).
+pub fn point_sight(s: &Situation, from: Vec2, target: usize) -> PointSight {
+    let mut sc = Scratch::default();
+    let (_, cb, rb) = s.spans[target];
+    let area = Aabb::of(&[from, cb]).grow(rb);
+    s.grid.query(area, |i| {
+        let st = &s.stands[i];
+        if st.unit != target && point_segment_distance(st.footprint.centre, from, cb) <= rb + st.radius {
+            sc.stands.push(i);
+        }
+    });
+    sc.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+    let ea = s.ground_elevation(from);
+    let mut samples = Vec::new();
+    target_samples(s, target, &mut samples);
+    let mut best: Option<WoodsCrossed> = None;
+    for &p in &samples {
+        if let Some(w) = line(s, &mut sc, from, ea, p, SightOptions::default(), None)
+            && best.is_none_or(|b| w.total() < b.total())
+        {
+            best = Some(w);
+        }
+    }
+    let mut sight = Sight { clear: best.is_some(), woods: best.unwrap_or_default(), blocked_by: Vec::new() };
+    if !sight.clear {
+        let mut found = Vec::new();
+        for &p in &samples {
+            line(s, &mut sc, from, ea, p, SightOptions::default(), Some(&mut found));
+        }
+        sight.blocked_by = nearest_first(found);
+    }
+    let mut points = vec![from];
+    points.extend(s.unit_stands(target).iter().map(|st| st.footprint.centre));
+    let in_woods = s
+        .features
+        .iter()
+        .filter_map(|f| match (&f.outline, role(&s.terrain()[f.index])) {
+            (Outline::Area(poly), SightRole::Woods(d)) if points.iter().any(|&p| crate::picture::inside(poly, p)) => Some(d),
+            _ => None,
+        })
+        .max_by_key(|&d| density_rank(d));
+    PointSight { sight, in_woods }
+}
+
 /// Prepares scratch space for questions about one firer and one target.
 pub(crate) fn prepare(s: &Situation, sc: &mut Scratch, firer: usize, target: usize) {
     sc.gather(s, firer, target);
@@ -369,5 +447,27 @@ mod tests {
         let crops = Terrain::Field { name: "Wheat".into(), kind: FieldKind::TallCrops, outline: rect(10.0, 13.0, 30.0, 20.0) };
         let v = look(pair(), vec![crops], false);
         assert!(close(v.woods.light, 2.0), "{v:?}");
+    }
+
+    #[test]
+    fn a_point_sees_a_unit_as_a_stand_would() {
+        // OTP 10.6: a commander's sight of a unit: blocked as 8.8; woods at either end or 1"
+        // on the line call for a roll (8.7).
+        let s = with_terrain(pair(), vec![]);
+        let t = s.find("Target").unwrap();
+        let ps = point_sight(&s, v(10.0, 10.0), t);
+        assert!(ps.sight.clear && ps.woods_to_roll().is_none(), "{ps:?}");
+        let mut units = pair();
+        units.push(blocker(20.0, 13.0, 16));
+        let s = with_terrain(units, vec![]);
+        let ps = point_sight(&s, v(20.0, 8.0), s.find("Target").unwrap());
+        assert!(!ps.sight.clear && ps.woods_to_roll().is_none());
+        assert!(ps.sight.blocked_by.contains(&"Blocker".to_string()) || ps.sight.blocked_by.contains(&"Firer".to_string()), "{ps:?}");
+        let s = with_terrain(pair(), vec![woods(WoodsDensity::Light, rect(0.0, 0.0, 5.0, 5.0))]);
+        let ps = point_sight(&s, v(2.0, 2.0), s.find("Target").unwrap());
+        assert_eq!(ps.woods_to_roll(), Some(WoodsDensity::Light), "the commander stands in woods");
+        let s = with_terrain(pair(), vec![woods(WoodsDensity::Dense, rect(10.0, 14.0, 30.0, 20.0))]);
+        let ps = point_sight(&s, v(30.0, 8.0), s.find("Target").unwrap());
+        assert_eq!(ps.woods_to_roll(), Some(WoodsDensity::Dense), "the unit stands in woods");
     }
 }

@@ -6,9 +6,11 @@
 //! either is not an operation: the gun's operation is untouched.
 //!
 //! 6.12: a commander moves up to 24" in the operations phase of his units, split as the player
-//! likes (riding to use a morale pass counts against the same 24"); he ignores terrain. The
-//! optional rule treating him as skirmish infantry for terrain is not implemented: with it on,
-//! he still moves as in the standard rule (reported).
+//! likes (riding to use a morale pass counts against the same 24"); he ignores terrain. With
+//! the optional rule treating him as infantry in skirmish line for terrain, a ride costs what
+//! `commander_ride_cost` says: 1" a linear obstruction crossed, and inches in disordering
+//! terrain counted double (a deterministic stand-in for the 6.6 roll: he is taken to be
+//! disordered there, so a refused ride rolls no dice).
 
 use bevy::math::Vec2;
 use bevy::prelude::Entity;
@@ -20,6 +22,7 @@ use crate::rules::otp::charts::ArmClass;
 use crate::scenario::spawn::Commander;
 use crate::table::footprint::Footprint;
 use crate::table::geom::{EPS, convex_distance};
+use crate::table::movement::commander_ride_cost;
 
 /// How close an artillery stand must be to count as in contact with an infantry unit (7.5), inches.
 pub const CONTACT: f32 = 0.1;
@@ -118,13 +121,23 @@ impl Game {
         Ok(())
     }
 
+    /// The inches of his 24" a commander's ride from `from` to `to` costs (6.12): the distance,
+    /// or with the optional rule, what infantry in skirmish line would pay for the terrain.
+    pub(super) fn ride_cost(&self, from: Vec2, to: Vec2) -> f32 {
+        if self.scenario.optional_rules.commanders_as_skirmishers {
+            commander_ride_cost(&self.situation(), from, to)
+        } else {
+            from.distance(to)
+        }
+    }
+
     /// Would the commander move to `to` now (6.12)? Nothing changes.
     pub fn check_move_commander(&self, commander: &str, to: Vec2) -> Result<(), Refusal> {
         let c = self.find_commander(commander)?;
         if !self.situation().on_table(to) {
             return refuse("6.12", format!("{commander} cannot leave the table"));
         }
-        self.check_ride(c, to.distance(self.commander(c).at))
+        self.check_ride(c, self.ride_cost(self.commander(c).at, to))
     }
 
     /// Where the commander would stand to join `unit` (the nearest point of its stands; the fire
@@ -132,7 +145,7 @@ impl Game {
     fn join_point(&self, commander: Entity, unit: Entity) -> (Vec2, f32) {
         let at = self.commander(commander).at;
         let to = self.stands_of(unit).iter().map(|f| super::commanders::nearest_on(f, at)).min_by(|a, b| a.distance(at).total_cmp(&b.distance(at))).unwrap_or(at);
-        (to, to.distance(at))
+        (to, self.ride_cost(at, to))
     }
 
     /// Would the commander ride to join `unit` now (6.12)? Nothing changes.
@@ -151,7 +164,7 @@ impl Game {
 
     fn ride(&mut self, report: &mut Report, commander: Entity, to: Vec2, what: String) {
         let from = self.commander(commander).at;
-        let ride = to.distance(from);
+        let ride = self.ride_cost(from, to);
         let name = {
             let mut c = self.world.get_mut::<Commander>(commander).expect("a commander");
             c.at = to;
@@ -159,8 +172,8 @@ impl Game {
         };
         self.command_mut(commander).moved += ride;
         let left = (self.charts.movement.commander() - self.world.get::<CommandState>(commander).map_or(0.0, |s| s.moved)).max(0.0);
-        if self.scenario.optional_rules.commanders_as_skirmishers {
-            report.note("6.12", "the optional rule treating commanders as skirmish infantry for terrain is not implemented: he moves as in the standard rule");
+        if self.scenario.optional_rules.commanders_as_skirmishers && (ride - to.distance(from)).abs() > EPS {
+            report.note("6.12", format!("as infantry in skirmish line, his {:.2}\" through obstructions and disordering terrain costs {ride:.2}\" (optional 6.12)", to.distance(from)));
         }
         report.outcome = format!("{name} moves {ride:.2}\" {what}; {left:.2}\" left this phase");
         report.change("6.12", format!("{name} is now at ({:.2}, {:.2})", to.x, to.y));
@@ -248,5 +261,34 @@ mod tests {
         let c = g.commander(g.commander_entity("Earl Cornwallis").unwrap()).at;
         let u = g.unit_entity("23rd Foot").unwrap();
         assert!(g.stands_of(u).iter().any(|f| super::super::commanders::nearest_on(f, c).distance(c) < 0.5));
+    }
+
+    // OTP 6.12 (optional): a commander treated as infantry in skirmish line pays 1" for each
+    // linear obstruction he crosses (6.7) and double through disordering terrain; with the
+    // option off a wall costs him nothing.
+    #[test]
+    fn commanders_as_skirmishers_pay_for_terrain() {
+        use crate::scenario::model::{ObstacleKind, Terrain};
+        for on in [true, false] {
+            let mut g = teaching(7);
+            g.scenario.optional_rules.commanders_as_skirmishers = on;
+            ok(&mut g, Action::StartGame);
+            activate(&mut g, "Webster's Brigade");
+            let webster = g.commander_entity("Lt. Col. Webster").unwrap();
+            let at = g.commander(webster).at;
+            let wall = Terrain::Obstacle { name: "Wall".into(), kind: ObstacleKind::StoneWall, path: vec![[at.x + 5.0, at.y - 1.0], [at.x + 5.0, at.y + 1.0]], impassable_to_artillery: false };
+            g.world_mut().resource_mut::<crate::scenario::spawn::Battlefield>().scenario.terrain.push(wall);
+            let to = |dx: f32| Action::MoveCommander { commander: "Lt. Col. Webster".into(), to: at + Vec2::new(dx, 0.0) };
+            let r = ok(&mut g, to(10.0));
+            assert_eq!(r.notes.iter().any(|n| n.rule == "6.12"), on, "{r}");
+            ok(&mut g, to(0.0));
+            if on {
+                refused(&mut g, to(3.0), "6.12");
+                ok(&mut g, to(2.0));
+            } else {
+                ok(&mut g, to(4.0));
+            }
+            assert!((g.world().get::<CommandState>(webster).unwrap().moved - 24.0).abs() < 1e-3);
+        }
     }
 }

@@ -9,7 +9,9 @@ use super::report::{Refusal, Report, refuse};
 use crate::rules::otp::fire::CommanderCasualty;
 use crate::scenario::spawn::Commander;
 use crate::table::footprint::Footprint;
+use crate::scenario::model::WoodsDensity;
 use crate::table::geom::closest_on_segment;
+use crate::table::sight::point_sight;
 
 /// The nearest point of a stand to `p` (`p` itself when inside).
 pub(super) fn nearest_on(f: &Footprint, p: Vec2) -> Vec2 {
@@ -93,13 +95,57 @@ impl Game {
         }
         let stands: Vec<Footprint> = u.stands.iter().filter_map(|&s| self.world.get::<Footprint>(s).copied()).collect();
         let to = stands.iter().map(|f| nearest_on(f, c.at)).min_by(|a, b| a.distance(c.at).total_cmp(&b.distance(c.at))).unwrap_or(c.at);
-        let ride = to.distance(c.at);
+        let ride = self.ride_cost(c.at, to);
         let ridden = self.world.get::<super::CommandState>(commander).map_or(0.0, |s| s.moved);
         let most = self.charts.movement.commander();
         if ridden + ride > most + crate::table::geom::EPS {
             return refuse("6.12", format!("{} would ride {ride:.2}\" to {} but has {:.2}\" of his {most}\" left this phase", c.name, u.name, (most - ridden).max(0.0)));
         }
+        self.check_sight(commander, unit)?;
         Ok((ride, to))
+    }
+
+    /// Optional 10.6: must the commander see the unit to ride to it for a pass, and how? Refused
+    /// when the line from him to the unit is blocked (8.8), or when he has already rolled
+    /// visibility for this unit this turn. Ok(Some(woods)) when a woods visibility roll is
+    /// needed (8.7: either end in woods, or 1" or more of woods on the line); Ok(None) when he
+    /// sees it, or the option is off.
+    pub(super) fn check_sight(&self, commander: Entity, unit: Entity) -> Result<Option<WoodsDensity>, Refusal> {
+        if !self.scenario.optional_rules.visibility_restrictions {
+            return Ok(None);
+        }
+        let (c, u) = (self.commander(commander), self.unit(unit));
+        let s = self.situation();
+        let Ok(target) = s.find(&u.name) else { return Ok(None) };
+        let view = point_sight(&s, c.at, target);
+        if !view.sight.clear {
+            return refuse("10.6", format!("{} cannot see {}: the line is blocked by {}", c.name, u.name, view.sight.blocked_by.join(", ")));
+        }
+        let woods = view.woods_to_roll();
+        let turn = self.turn();
+        if woods.is_some() && self.world.get::<super::CommandState>(commander).is_some_and(|s| s.looked.contains(&(turn, unit))) {
+            return refuse("10.6", format!("{} has rolled this turn to see {} through the woods: he cannot look again", c.name, u.name));
+        }
+        Ok(woods)
+    }
+
+    /// Optional 10.6: roll the commander's visibility in woods (8.7, as a firing unit) when
+    /// needed. True when he sees the unit (no roll needed, or the unit within the visibility).
+    /// The roll is remembered: one a turn for this commander and unit.
+    pub(super) fn look(&mut self, report: &mut Report, commander: Entity, unit: Entity, to: Vec2) -> bool {
+        let Ok(Some(woods)) = self.check_sight(commander, unit) else { return true };
+        let v = self.charts.fire.visibility(woods).clone();
+        let roll = self.dice.ad(v.dice);
+        let inches = (roll.total + v.plus) as f32;
+        let (name, unit_name) = (self.commander(commander).name.clone(), self.unit(unit).name.clone());
+        report.die("10.6", format!("{name}'s visibility in {woods:?} woods"), &roll);
+        report.chart("VISIBILITY IN WOODS", format!("{woods:?}"), roll.total.to_string(), format!("{inches:.0}\""), &v.source);
+        let turn = self.turn();
+        self.command_mut(commander).looked.push((turn, unit));
+        let ride = to.distance(self.commander(commander).at);
+        let seen = ride <= inches + crate::table::geom::EPS;
+        report.note("10.6", format!("{unit_name} is {ride:.2}\" from {name}; he sees {inches:.0}\" in the woods: {}", if seen { "it is visible" } else { "it is not" }));
+        seen
     }
 
     /// Spend a pass: the commander rides to the unit and uses one (10.4, 6.12).

@@ -171,6 +171,10 @@ impl Game {
                 }
                 let (ride, to) = self.check_pass(c, unit)?;
                 let mut report = Report::new(turn, action, format!("{commander} uses a morale pass on {name} (10.4)"));
+                if !self.look(&mut report, c, unit, to) {
+                    report.outcome = format!("{commander} cannot see {name} through the woods: he does not ride, no pass is spent and the marker stays (10.6)");
+                    return Ok(report);
+                }
                 self.spend_pass(&mut report, c, ride, to, name);
                 self.world.entity_mut(unit).remove::<MoraleMarker>();
                 let mut t = self.turn_mut(unit);
@@ -193,6 +197,10 @@ impl Game {
                 let before = first.before.clone().expect("a roll this turn keeps the unit as it was");
                 let first_result = first.result;
                 let mut report = Report::new(turn, action, format!("{commander} spends a morale pass for {name} to re-roll (10.2, 10.4)"));
+                if !self.look(&mut report, c, unit, to) {
+                    report.outcome = format!("{commander} cannot see {name} through the woods: he does not ride, no pass is spent and the first result stands (10.6)");
+                    return Ok(report);
+                }
                 self.spend_pass(&mut report, c, ride, to, name);
                 report.note("10.2", format!("the first result, {first_result}, is set aside"));
                 self.restore(unit, *before);
@@ -250,6 +258,11 @@ impl Game {
         }
         match result {
             MoraleResult::NE => {}
+            MoraleResult::Forward if ArmClass::from(self.unit(unit).arm) == ArmClass::Artillery => {
+                // 7.4: artillery ignores mandatory forward movement: treated as a Deploy.
+                self.turn_mut(unit).restriction = Some(MoraleResult::Deploy);
+                report.change("7.4", format!("{name} is artillery: it ignores the forward movement and is treated as Deploy"));
+            }
             MoraleResult::HalfMove | MoraleResult::Deploy | MoraleResult::Stand | MoraleResult::Forward => {
                 self.turn_mut(unit).restriction = Some(result);
                 report.change("10.2", format!("{name} is limited this turn: {result}"));
@@ -382,6 +395,7 @@ impl Game {
 mod tests {
     use super::super::testing::{activate, ok, refused, teaching};
     use super::*;
+    use crate::rules::otp::charts::Charts;
 
     fn roll(unit: &str) -> Action {
         Action::RemoveMarker { unit: unit.into(), how: Removal::Roll }
@@ -546,5 +560,80 @@ mod tests {
             assert!(s.unit(a).footprints().iter().all(|f| s.unit(b).footprints().iter().all(|o| !f.overlaps(o, 0.01))), "seed {seed}");
         }
         assert!(stood > 0 && swept > 0, "{stood} {swept}");
+    }
+
+    /// Optional 10.6 set-up: the option on, `terrain` added, and Cornwallis put `away` from the
+    /// Loyalist Militia's first stand (in Tarleton's activation, the militia's marker a turn old).
+    fn sighting(seed: u64, on: bool, terrain: impl Fn(bevy::math::Vec2) -> Vec<Terrain>, away: bevy::math::Vec2) -> Game {
+        let mut g = teaching(seed);
+        g.scenario.optional_rules.visibility_restrictions = on;
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        let at = g.world().get::<Footprint>(g.unit(militia).stands[0]).unwrap().centre;
+        let extra = terrain(at);
+        g.world_mut().resource_mut::<crate::scenario::spawn::Battlefield>().scenario.terrain.extend(extra);
+        let cornwallis = g.commander_entity("Earl Cornwallis").unwrap();
+        g.world_mut().get_mut::<crate::scenario::spawn::Commander>(cornwallis).unwrap().at = at + away;
+        g
+    }
+
+    fn box_around(at: bevy::math::Vec2, half: f32) -> Vec<[f32; 2]> {
+        vec![[at.x - half, at.y - half], [at.x + half, at.y - half], [at.x + half, at.y + half], [at.x - half, at.y + half]]
+    }
+
+    // OTP 10.6 (optional): a commander must see a unit to ride to it for a pass. A blocked line
+    // is refused with no dice; woods call for a visibility roll (8.7): beyond it, the action is
+    // a report of the roll and nothing else (no ride, no pass spent, the marker stays), and he
+    // may not roll again for that unit this turn. With the option off nothing changes.
+    #[test]
+    fn visibility_restrictions_on_passes() {
+        use crate::scenario::model::WoodsDensity;
+        use bevy::math::Vec2;
+        let woods = |at: Vec2| vec![Terrain::Woods { name: "Thicket".into(), density: WoodsDensity::Dense, outline: box_around(at, 3.0), disorder: None }];
+        let v = Charts::embedded().fire.visibility(WoodsDensity::Dense).clone();
+        let most = (v.dice as i32 * 5 + v.plus) as f32;
+        let far = Vec2::new(0.0, -(most + 3.0));
+        let cornwallis = |g: &Game| g.commander_entity("Earl Cornwallis").unwrap();
+        let militia = |g: &Game| g.unit_entity("Loyalist Militia").unwrap();
+        // Too far to see through the woods: the roll is reported, nothing else happens.
+        let mut g = sighting(4, true, woods, far);
+        let was = g.commander(cornwallis(&g)).at;
+        let r = ok(&mut g, pass("Loyalist Militia", "Earl Cornwallis"));
+        assert!(r.dice.iter().any(|d| d.rule == "10.6") && r.changes.is_empty(), "{r}");
+        assert!(g.has_marker(militia(&g)));
+        assert_eq!(g.commander(cornwallis(&g)).morale_passes_used, 0);
+        assert_eq!(g.commander(cornwallis(&g)).at, was);
+        refused(&mut g, pass("Loyalist Militia", "Earl Cornwallis"), "10.6");
+        ok(&mut g, roll("Loyalist Militia"));
+        // Beside the unit in the woods: the roll is made and he sees it.
+        let mut g = sighting(4, true, woods, Vec2::new(0.0, -0.5));
+        let r = ok(&mut g, pass("Loyalist Militia", "Earl Cornwallis"));
+        if v.dice as i32 + v.plus >= 1 {
+            assert!(r.dice.iter().any(|d| d.rule == "10.6") && !g.has_marker(militia(&g)), "{r}");
+        }
+        // A town between them blocks the line: refused, no dice.
+        let town = |at: Vec2| vec![Terrain::Town { name: "Hamlet".into(), outline: vec![[at.x - 9.0, at.y - 6.0], [at.x + 9.0, at.y - 6.0], [at.x + 9.0, at.y - 4.0], [at.x - 9.0, at.y - 4.0]], capacity: 5 }];
+        let mut g = sighting(4, true, town, Vec2::new(0.0, -10.0));
+        refused(&mut g, pass("Loyalist Militia", "Earl Cornwallis"), "10.6");
+        // The option off: no roll, the pass is used.
+        let mut g = sighting(4, false, woods, far);
+        let r = ok(&mut g, pass("Loyalist Militia", "Earl Cornwallis"));
+        assert!(r.dice.is_empty() && !g.has_marker(militia(&g)), "{r}");
+    }
+
+    // OTP 7.4: an artillery unit ignores mandatory forward movement results (treated as Deploy).
+    #[test]
+    fn artillery_ignores_forward_results() {
+        let mut g = teaching(3);
+        ok(&mut g, Action::StartGame);
+        let guns = g.unit_entity("Royal Artillery").unwrap();
+        let foot = g.unit_entity("33rd Foot").unwrap();
+        let mut report = Report::new(1, &Action::EndTurn, "test");
+        g.apply_result(&mut report, guns, MoraleResult::Forward);
+        g.apply_result(&mut report, foot, MoraleResult::Forward);
+        assert_eq!(g.unit_turn(guns).restriction, Some(MoraleResult::Deploy), "{report}");
+        assert_eq!(g.unit_turn(foot).restriction, Some(MoraleResult::Forward));
+        assert!(report.changes.iter().any(|c| c.rule == "7.4"));
     }
 }

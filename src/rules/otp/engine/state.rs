@@ -111,6 +111,10 @@ pub struct CommandState {
     pub casualty_turn: Option<u32>,
     /// Replacements rolled so far.
     pub replacements: u32,
+    /// Optional 10.6: (turn, unit) for each woods visibility roll he has made to see a unit;
+    /// one a turn per unit, so a roll cannot be fished for.
+    #[serde(skip)]
+    pub looked: Vec<(u32, Entity)>,
 }
 
 /// A unit's sheet and stands as they were, to undo a morale result for a re-roll (10.2).
