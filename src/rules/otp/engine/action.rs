@@ -64,6 +64,8 @@ pub enum Action {
     /// Deploy into a town or building (6.13): a change of formation; the unit then counts as
     /// Line in cover. Leaving is a change of formation to column.
     DeployInto { unit: String, place: String },
+    /// A detached crew in contact with its gun remans it (7.4).
+    Reman { unit: String },
 }
 
 impl Action {
@@ -95,6 +97,7 @@ impl fmt::Display for Action {
             Action::MoveCommander { commander, to } => write!(f, "{commander} moves to ({:.2}, {:.2})", to.x, to.y),
             Action::JoinUnit { commander, unit } => write!(f, "{commander} joins {unit}"),
             Action::DeployInto { unit, place } => write!(f, "{unit} deploys into {place}"),
+            Action::Reman { unit } => write!(f, "{unit} remans its guns"),
         }
     }
 }

@@ -24,6 +24,7 @@
 pub mod action;
 pub mod attach;
 pub mod commanders;
+pub mod crew;
 pub mod drivers;
 pub mod fire;
 pub mod morale;
@@ -103,6 +104,7 @@ impl Game {
             Action::MoveCommander { commander, to } => self.move_commander(&action, commander, *to),
             Action::JoinUnit { commander, unit } => self.join_unit(&action, commander, unit),
             Action::DeployInto { unit, place } => self.deploy_into(&action, unit, place),
+            Action::Reman { unit } => self.reman(&action, unit),
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());

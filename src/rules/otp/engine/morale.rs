@@ -90,7 +90,8 @@ impl Game {
     fn capture(&self, unit: Entity) -> UnitRestore {
         let u = self.unit(unit).clone();
         let stands = u.stands.iter().filter_map(|&s| Some((s, *self.world.get::<Stand>(s)?, *self.world.get::<Footprint>(s)?))).collect();
-        UnitRestore { unit: u, turn: self.unit_turn(unit).clone(), marker: self.has_marker(unit), stands }
+        let crew = self.world.get::<super::crew::Detached>(unit).map(|d| d.crew).zip(self.detached_crew(unit));
+        UnitRestore { unit: u, turn: self.unit_turn(unit).clone(), marker: self.has_marker(unit), stands, crew }
     }
 
     fn restore(&mut self, unit: Entity, r: UnitRestore) {
@@ -104,6 +105,15 @@ impl Game {
             }
         }
         *self.unit_mut(unit) = Unit { stands: ids, ..r.unit };
+        // 7.4: the crew as it was (a detachment made by the first roll is undone).
+        if let Some(d) = self.world.get::<super::crew::Detached>(unit).copied() {
+            self.world.entity_mut(unit).remove::<super::crew::Detached>();
+            self.world.despawn(d.crew);
+        }
+        if let Some((_, fp)) = r.crew {
+            let crew = self.world.spawn((super::crew::Crew { unit }, fp)).id();
+            self.world.entity_mut(unit).insert(super::crew::Detached { crew });
+        }
         *self.turn_mut(unit) = r.turn;
         if r.marker {
             self.world.entity_mut(unit).insert(MoraleMarker);
@@ -243,7 +253,7 @@ impl Game {
     }
 
     /// What a result does (10.2 and the table's explanations).
-    fn apply_result(&mut self, report: &mut Report, unit: Entity, result: MoraleResult) {
+    pub(super) fn apply_result(&mut self, report: &mut Report, unit: Entity, result: MoraleResult) {
         let name = self.unit(unit).name.clone();
         let explain = self.charts.morale.explain(result.kind()).clone();
         report.outcome = format!("{result}: {}", explain.text);
@@ -369,13 +379,20 @@ impl Game {
                 path.in_the_way.retain(|w| !own(self, &w.unit));
             }
         }
+        // 7.4: unlimbered guns (not attached, 7.5) stay; the crew retreats as skirmishers, straight
+        // away from the nearest enemy (the crew stand is not stopped by units in its way).
+        if matches!(u.arm, crate::scenario::model::Arm::Artillery { .. })
+            && u.attached_to.is_none()
+            && (u.formation == crate::scenario::model::Formation::Unlimbered || self.world.get::<super::crew::Detached>(unit).is_some())
+        {
+            let centroid = |fs: &[Footprint]| fs.iter().map(|f| f.centre).sum::<bevy::math::Vec2>() / fs.len().max(1) as f32;
+            let away = (centroid(&s.unit(me).footprints()) - centroid(&s.unit(enemy).footprints())).normalize_or(crate::table::footprint::bearing_vector(path.bearing));
+            self.crew_retreats(report, unit, moves, away);
+            return;
+        }
         report.change("6.11", format!("{} retreats {:.2}\" away from {} (bearing {:.0})", u.name, distance, s.unit(enemy).name, path.bearing));
         self.place(unit, &path.stands, u.formation);
         self.turn_mut(unit).moved = true;
-        if matches!(u.arm, crate::scenario::model::Arm::Artillery { .. }) {
-            // TODO(7.4): unlimbered guns are left behind and the crew retreats as skirmishers.
-            report.note("7.4", "the crew leaving its guns is not yet modelled: the battery retreats whole");
-        }
         if path.off_table {
             self.turn_mut(unit).off_table = true;
             report.change("6.11", format!("{} retreats off the table", u.name));

@@ -187,6 +187,12 @@ impl Game {
         if t.special_move && !new.is_empty() {
             return refuse("6.8", format!("{} made a special move: it may not also fire or change formation, and its operation is done", u.name));
         }
+        if t.remanned && !new.is_empty() {
+            return refuse("7.4", format!("{} remanned its guns this turn: they act again from its next operation", u.name));
+        }
+        if self.world.get::<super::crew::Detached>(unit).is_some() && new.iter().any(|a| !matches!(a, Activity::Move)) {
+            return refuse("7.4", format!("{}'s crew has left its guns: they cannot fire, limber or move until remanned (7.1, 7.4)", u.name));
+        }
         match t.restriction {
             Some(MoraleResult::Stand) => return refuse("10.2", format!("{} rolled Stand on the MORALE RESULTS TABLE: it stays where it is this turn", u.name)),
             Some(MoraleResult::Deploy) => {
@@ -351,6 +357,12 @@ impl Game {
     }
 
     pub(super) fn move_unit(&mut self, action: &Action, name: &str, steps: &[MoveStep]) -> Result<Report, Refusal> {
+        // 7.4: a detached artillery unit's move is its crew's.
+        if let Ok(unit) = self.find_unit(name)
+            && self.world.get::<super::crew::Detached>(unit).is_some()
+        {
+            return self.move_crew(action, unit, steps);
+        }
         let (unit, p, allowance, plan, fitting) = self.validate_move(name, steps)?;
         // Validated: from here the dice may roll and the world change.
         let mut report = Report::new(self.turn(), action, format!("{name} moves ({}, 6.1)", section(self.arm(unit))));
@@ -442,6 +454,11 @@ impl Game {
 
     /// Would this move or change of formation be allowed now? Nothing is rolled or changed.
     pub fn check_move(&self, name: &str, steps: &[MoveStep]) -> Result<(), Refusal> {
+        if let Ok(unit) = self.find_unit(name)
+            && self.world.get::<super::crew::Detached>(unit).is_some()
+        {
+            return self.validate_crew_move(unit, steps).map(|_| ());
+        }
         self.validate_move(name, steps).map(|_| ())
     }
 

@@ -93,6 +93,8 @@ pub struct UnitTurn {
     pub off_table: bool,
     /// Its operation was a special move (6.8): nothing more this turn, no fire.
     pub special_move: bool,
+    /// Its crew remanned its guns this turn (7.4): the guns act again from the next operation.
+    pub remanned: bool,
 }
 
 impl UnitTurn {
@@ -124,6 +126,8 @@ pub struct UnitRestore {
     pub turn: UnitTurn,
     pub marker: bool,
     pub stands: Vec<(Entity, Stand, Footprint)>,
+    /// A detached crew (7.4): its entity and stand.
+    pub crew: Option<(Entity, Footprint)>,
 }
 
 /// The entities of the scenario in its own order: every list the engine walks is walked in
