@@ -38,7 +38,7 @@ impl Game {
         if self.arm(g) != ArmClass::Artillery {
             return refuse("7.5", format!("{gun} is not artillery: only an artillery stand attaches and detaches"));
         }
-        if self.unit(g).attached_to.is_none() {
+        if self.unit(g).attached_to.is_none() && self.riding_with(g).is_none() {
             return refuse("7.5", format!("{gun} is not attached to any unit"));
         }
         // "during its operational phase": its own brigade phasing, and free to operate.
@@ -80,6 +80,16 @@ impl Game {
 
     pub(super) fn detach(&mut self, action: &Action, gun: &str) -> Result<Report, Refusal> {
         let g = self.check_detach(gun)?;
+        // 7.5: a crew riding with its infantry leaves it, to move as skirmishers and reman (7.4).
+        if let Some(h) = self.riding_with(g) {
+            let host = self.unit(h).name.clone();
+            let crew = self.world.get::<super::crew::Detached>(g).expect("riding").crew;
+            self.world.get_mut::<super::crew::Crew>(crew).expect("a crew").with = None;
+            let mut report = Report::new(self.turn(), action, format!("{gun}'s crew detaches from {host} (7.5)"));
+            report.outcome = format!("{gun}'s crew leaves {host}: it moves as infantry in skirmish line and remans its gun in contact (7.4, 7.5)");
+            report.change("7.5", format!("{gun}'s crew detached from {host}"));
+            return Ok(report);
+        }
         let host = self.unit(g).attached_to.map(|h| self.unit(h).name.clone()).unwrap_or_default();
         let mut report = Report::new(self.turn(), action, format!("{gun} detaches from {host} (7.5)"));
         self.unit_mut(g).attached_to = None;

@@ -7,7 +7,19 @@
 //! infantry depth) without a `Stand`, so the table's geometry and the fire module never count it.
 //! While [`Detached`], the unit may not fire (7.1/7.4: its gun is unmanned), limber or otherwise
 //! change formation; its `Move` moves the crew stand (Forward, Oblique and About face only, at
-//! the skirmish infantry move). Guns attached to infantry (7.5) still retreat whole.
+//! the skirmish infantry move).
+//!
+//! 7.5: when an infantry unit retreats (a morale result) with an attached UNLIMBERED gun, the
+//! gun model stays where it is and is no longer attached; its crew is detached (the same
+//! [`Detached`]/[`Crew`] pair) and rides with the infantry as a stand of the unit
+//! (`Crew::with`): it is placed in contact behind the infantry's end stand after the retreat and
+//! after each of the infantry's later moves and changes of formation, and the gun takes the
+//! infantry's Morale Marker (the same penalties). The crew remans the gun (a) when a Move of
+//! the infantry ends with the gun within [`CONTACT`] of one of its stands (reported under 7.5;
+//! the gun is manned but not re-attached: `Attach` it again to carry it), or (b) by
+//! `Action::Detach { gun }`, which takes the crew away from the infantry as skirmishers (7.4
+//! from then on: the gun's `Move` moves the crew, `Reman` in contact). While riding, the gun's
+//! own Move is refused (7.5). A limbered attached gun is not handled here (it stays put).
 
 use bevy::prelude::*;
 
@@ -36,6 +48,8 @@ pub struct Detached {
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct Crew {
     pub unit: Entity,
+    /// 7.5: the infantry unit the crew retreated with and moves with, as a stand of it.
+    pub with: Option<Entity>,
 }
 
 impl Game {
@@ -62,12 +76,16 @@ impl Game {
                 // Behind the gun, facing away from the enemy, in contact with it.
                 let start = gun.centre + away * (gun.depth.max(gun.frontage) / 2.0 + CREW_DEPTH / 2.0);
                 let fp = Footprint { centre: start, facing: vector_bearing(away), frontage: CREW_FRONTAGE, depth: CREW_DEPTH };
-                let crew = self.world.spawn((Crew { unit }, fp)).id();
+                let crew = self.world.spawn((Crew { unit, with: None }, fp)).id();
                 self.world.entity_mut(unit).insert(Detached { crew });
                 report.change("7.4", format!("{name}'s crew leaves its guns, which stay where they are"));
                 crew
             }
         };
+        // 7.5: a crew riding with its infantry leaves it and retreats on its own as skirmishers.
+        if let Some(mut c) = self.world.get_mut::<Crew>(crew) {
+            c.with = None;
+        }
         let d = moves as f32 * self.crew_move();
         if let Some(mut fp) = self.world.get_mut::<Footprint>(crew) {
             fp.centre += away * d;
@@ -82,6 +100,9 @@ impl Game {
         let name = self.unit(unit).name.clone();
         let p = self.permit(unit, &[Activity::Move])?;
         let Some(mut fp) = self.detached_crew(unit) else { return refuse("7.4", format!("{name}'s crew is with its guns")) };
+        if let Some(host) = self.riding_with(unit) {
+            return refuse("7.5", format!("{name}'s crew moves with {} as a stand of it: detach the crew first (7.5)", self.unit(host).name));
+        }
         let mut spent = 0.0;
         for s in steps {
             match *s {
@@ -117,6 +138,76 @@ impl Game {
         report.outcome = format!("{name}'s crew moves {spent:.2}\" as skirmishers");
         report.change("7.4", format!("{name}'s crew is now at ({:.2}, {:.2})", fp.centre.x, fp.centre.y));
         Ok(report)
+    }
+
+    /// 7.5: the infantry unit `gun`'s detached crew rides with, if any.
+    pub fn riding_with(&self, gun: Entity) -> Option<Entity> {
+        let d = self.world.get::<Detached>(gun)?;
+        // A unit wiped out leaves its riding crew on its own (7.4).
+        self.world.get::<Crew>(d.crew)?.with.filter(|&h| self.world.get::<crate::scenario::spawn::Unit>(h).is_some_and(|u| u.figures > 0))
+    }
+
+    /// 7.5: the guns whose crews ride with `infantry`, in roster order.
+    pub(super) fn riders(&self, infantry: Entity) -> Vec<Entity> {
+        self.roster.units.iter().map(|u| u.0).filter(|&g| self.riding_with(g) == Some(infantry)).collect()
+    }
+
+    /// Where a crew riding with `infantry` stands: in contact behind its end stand.
+    fn riding_spot(&self, infantry: Entity) -> Option<Footprint> {
+        let last = self.unit(infantry).stands.last().and_then(|&s| self.world.get::<Footprint>(s).copied())?;
+        let back = -last.forward();
+        Some(Footprint { centre: last.centre + back * (last.depth / 2.0 + CREW_DEPTH / 2.0), facing: last.facing, frontage: CREW_FRONTAGE, depth: CREW_DEPTH })
+    }
+
+    /// 7.5: `infantry` retreats: each attached unlimbered gun stays where it is (no longer
+    /// attached), takes the infantry's Morale Marker, and its crew leaves it to ride with the
+    /// infantry. Call before the infantry's stands move.
+    pub(super) fn guns_left_behind(&mut self, report: &mut Report, infantry: Entity) {
+        if self.arm(infantry) != ArmClass::Infantry {
+            return;
+        }
+        let iname = self.unit(infantry).name.clone();
+        let guns: Vec<Entity> = self
+            .roster
+            .units
+            .iter()
+            .map(|u| u.0)
+            .filter(|&g| self.world.get::<crate::scenario::spawn::Unit>(g).is_some_and(|u| u.attached_to == Some(infantry) && u.formation == Formation::Unlimbered) && self.world.get::<Detached>(g).is_none())
+            .collect();
+        for gun in guns {
+            let name = self.unit(gun).name.clone();
+            let Some(fp) = self.riding_spot(infantry) else { continue };
+            self.unit_mut(gun).attached_to = None;
+            let crew = self.world.spawn((Crew { unit: gun, with: Some(infantry) }, fp)).id();
+            self.world.entity_mut(gun).insert(Detached { crew });
+            report.change("7.5", format!("{name}'s gun stays where it is; its crew leaves it and goes with {iname} as a stand of it"));
+            self.give_marker(report, gun, false);
+        }
+    }
+
+    /// 7.5: crews riding with `infantry` go where it went (behind its end stand); with `reman`
+    /// (the end of its Move), a crew whose gun is now within [`CONTACT`] of one of its stands
+    /// remans it.
+    pub(super) fn carry_riders(&mut self, report: &mut Report, infantry: Entity, reman: bool) {
+        let iname = self.unit(infantry).name.clone();
+        let stands: Vec<Footprint> = self.unit(infantry).stands.iter().filter_map(|&s| self.world.get::<Footprint>(s).copied()).collect();
+        for gun in self.riders(infantry) {
+            let crew = self.world.get::<Detached>(gun).expect("riding").crew;
+            let name = self.unit(gun).name.clone();
+            let gun_fp = self.unit(gun).stands.first().and_then(|&s| self.world.get::<Footprint>(s).copied());
+            if reman && let Some(g) = gun_fp && stands.iter().any(|f| f.distance(&g) <= CONTACT) {
+                self.world.despawn(crew);
+                self.world.entity_mut(gun).remove::<Detached>();
+                self.turn_mut(gun).remanned = true;
+                report.change("7.5", format!("{iname} is back in contact with {name}'s gun: its crew remans it (it acts again from its next operation; attach it again to carry it)"));
+                continue;
+            }
+            if let Some(spot) = self.riding_spot(infantry)
+                && let Some(mut fp) = self.world.get_mut::<Footprint>(crew)
+            {
+                *fp = spot;
+            }
+        }
     }
 
     /// Would `Action::Reman` be allowed now? (7.4) Nothing changes.
@@ -197,6 +288,104 @@ mod tests {
         ok(&mut g, Action::EndTurn);
         activate(&mut g, "Webster's Brigade");
         assert!(g.may_fire(guns), "7.4: the gun acts again in a later turn");
+    }
+
+    fn stand0(g: &Game, unit: Entity) -> Footprint {
+        *g.world.get::<Footprint>(g.unit(unit).stands[0]).unwrap()
+    }
+
+    /// The 23rd Foot, with the Royal Artillery attached and unlimbered, retreats one move.
+    fn infantry_retreats(g: &mut Game) -> (Entity, Entity, Footprint, Footprint) {
+        ok(g, Action::StartGame);
+        let guns = g.unit_entity("Royal Artillery").unwrap();
+        let foot = g.unit_entity("23rd Foot").unwrap();
+        assert_eq!(g.unit(guns).attached_to, Some(foot));
+        g.world.get_mut::<Unit>(guns).unwrap().formation = Formation::Unlimbered;
+        let (gun, before) = (stand0(g, guns), stand0(g, foot));
+        let mut report = Report::new(1, &Action::EndTurn, "test");
+        g.give_marker(&mut report, foot, false);
+        g.apply_result(&mut report, foot, MoraleResult::Retreat { moves: 1 });
+        assert!(report.changes.iter().any(|c| c.rule == "7.5"), "{report}");
+        (guns, foot, gun, before)
+    }
+
+    // OTP 7.5: an infantry unit retreats with its attached unlimbered gun: the gun model stays,
+    // its crew leaves it and goes with the infantry as a stand of it, and the gun shares the
+    // infantry's Morale Marker. Unmanned, the gun cannot fire, and its own Move (the riding crew)
+    // is refused. The infantry moves back into contact with the gun and the crew remans it; the
+    // gun acts again in a later turn.
+    #[test]
+    fn attached_guns_crew_retreats_with_its_infantry() {
+        let mut g = teaching(3);
+        let (guns, foot, gun, before) = infantry_retreats(&mut g);
+        let after = stand0(&g, foot);
+        let back = before.centre - after.centre;
+        assert!(back.length() > 1.0, "the infantry retreated {}", back.length());
+        assert_eq!(stand0(&g, guns), gun, "7.5: the gun model stays where it is");
+        assert_eq!(g.riding_with(guns), Some(foot), "7.5: the crew goes with the infantry");
+        assert!(g.unit(guns).attached_to.is_none());
+        assert!(g.has_marker(guns), "7.5: the gun suffers the infantry's Morale Marker");
+        let crew = g.detached_crew(guns).unwrap();
+        let last = *g.world.get::<Footprint>(*g.unit(foot).stands.last().unwrap()).unwrap();
+        assert!(crew.distance(&last) < 0.05, "the crew is a stand of the unit, behind its end stand");
+        // Markers off for the test: the gun is still unmanned.
+        g.world.entity_mut(guns).remove::<MoraleMarker>();
+        g.world.entity_mut(foot).remove::<MoraleMarker>();
+        activate(&mut g, "Webster's Brigade");
+        refused(&mut g, Action::fire("Royal Artillery", "1st Maryland"), "7.4");
+        refused(&mut g, Action::Move { unit: "Royal Artillery".into(), steps: vec![MoveStep::Forward(1.0)] }, "7.5");
+        assert!(!g.may_fire(guns));
+        // The crew rides along with a move of the infantry.
+        let angle = (vector_bearing(back) - after.facing + 540.0).rem_euclid(360.0) - 180.0;
+        let step = |d: f32| if angle.abs() < 0.5 { MoveStep::Forward(d) } else { MoveStep::Oblique { angle, distance: d } };
+        let first = back.length() / 2.0;
+        ok(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![step(first)] });
+        let last = *g.world.get::<Footprint>(*g.unit(foot).stands.last().unwrap()).unwrap();
+        assert!(g.detached_crew(guns).unwrap().distance(&last) < 0.05, "the crew moves with the infantry");
+        // Next turn, back into contact with the gun: the crew remans it.
+        super::super::testing::to_rebuilds(&mut g);
+        ok(&mut g, Action::EndTurn);
+        activate(&mut g, "Webster's Brigade");
+        assert!(!g.may_fire(guns), "7.4: unmanned");
+        let r = ok(&mut g, Action::Move { unit: "23rd Foot".into(), steps: vec![step(back.length() - first - 0.05)] });
+        assert!(r.changes.iter().any(|c| c.rule == "7.5" && c.text.contains("remans")), "{r}");
+        assert!(g.detached_crew(guns).is_none(), "7.5: manned again");
+        assert!(!g.may_fire(guns), "7.4: not in the operation it remanned");
+        super::super::testing::to_rebuilds(&mut g);
+        ok(&mut g, Action::EndTurn);
+        activate(&mut g, "Webster's Brigade");
+        assert!(g.may_fire(guns), "7.5: the gun acts again in a later turn");
+    }
+
+    // OTP 7.5: the crew may instead leave the infantry ("detaching" the crew figures), move as
+    // skirmishers into contact with the gun and reman it (7.4).
+    #[test]
+    fn riding_crew_detaches_and_remans() {
+        let mut g = teaching(3);
+        let (guns, foot, _, _) = infantry_retreats(&mut g);
+        g.world.entity_mut(guns).remove::<MoraleMarker>();
+        g.world.entity_mut(foot).remove::<MoraleMarker>();
+        activate(&mut g, "Webster's Brigade");
+        ok(&mut g, Action::Detach { gun: "Royal Artillery".into() });
+        assert!(g.riding_with(guns).is_none() && g.detached_crew(guns).is_some());
+        refused(&mut g, Action::Detach { gun: "Royal Artillery".into() }, "7.5");
+        refused(&mut g, Action::Reman { unit: "Royal Artillery".into() }, "7.4");
+    }
+
+    // OTP 10.2, 7.5: a re-roll takes back the infantry's retreat, and with it the gun left behind.
+    #[test]
+    fn reroll_restores_the_guns_left_behind() {
+        let mut g = teaching(3);
+        ok(&mut g, Action::StartGame);
+        let guns = g.unit_entity("Royal Artillery").unwrap();
+        let foot = g.unit_entity("23rd Foot").unwrap();
+        g.world.get_mut::<Unit>(guns).unwrap().formation = Formation::Unlimbered;
+        let before = g.capture(foot);
+        let mut report = Report::new(1, &Action::EndTurn, "test");
+        g.apply_result(&mut report, foot, MoraleResult::Retreat { moves: 1 });
+        assert!(g.riding_with(guns).is_some());
+        g.restore(foot, before);
+        assert!(g.detached_crew(guns).is_none() && g.unit(guns).attached_to == Some(foot) && !g.has_marker(guns));
     }
 
     // OTP 7.4: limbered artillery retreats as a whole, with no detachment.

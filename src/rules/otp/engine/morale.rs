@@ -7,7 +7,7 @@ use bevy::prelude::Entity;
 
 use super::action::{Action, Removal};
 use super::report::{Refusal, Report, refuse};
-use super::state::{MoraleRoll, UnitRestore};
+use super::state::{GunRestore, MoraleRoll, UnitRestore};
 use super::Game;
 use crate::rules::otp::charts::{ArmClass, MoraleClass, MoraleModifiers, MoraleResult, Severity};
 use crate::scenario::model::{Terrain, UnitType};
@@ -87,14 +87,29 @@ impl Game {
         self.charts.morale.odds(MoraleClass::of(u.unit_type, ArmClass::from(u.arm)), &self.morale_modifiers(unit))
     }
 
-    fn capture(&self, unit: Entity) -> UnitRestore {
+    pub(super) fn capture(&self, unit: Entity) -> UnitRestore {
         let u = self.unit(unit).clone();
         let stands = u.stands.iter().filter_map(|&s| Some((s, *self.world.get::<Stand>(s)?, *self.world.get::<Footprint>(s)?))).collect();
         let crew = self.world.get::<super::crew::Detached>(unit).map(|d| d.crew).zip(self.detached_crew(unit));
-        UnitRestore { unit: u, turn: self.unit_turn(unit).clone(), marker: self.has_marker(unit), stands, crew }
+        // 7.5: its attached guns and the crews riding with it, as a retreat may leave them behind.
+        let guns = self
+            .roster
+            .units
+            .iter()
+            .map(|r| r.0)
+            .filter(|&g| self.world.get::<Unit>(g).is_some_and(|x| x.attached_to == Some(unit)) || self.riding_with(g) == Some(unit))
+            .map(|g| GunRestore {
+                gun: g,
+                attached_to: self.unit(g).attached_to,
+                riding: self.riding_with(g).and(self.detached_crew(g)),
+                marker: self.has_marker(g),
+                turn: self.unit_turn(g).clone(),
+            })
+            .collect();
+        UnitRestore { unit: u, turn: self.unit_turn(unit).clone(), marker: self.has_marker(unit), stands, crew, guns }
     }
 
-    fn restore(&mut self, unit: Entity, r: UnitRestore) {
+    pub(super) fn restore(&mut self, unit: Entity, r: UnitRestore) {
         let mut ids = Vec::new();
         for (e, stand, footprint) in r.stands {
             if self.world.get::<Stand>(e).is_some() {
@@ -111,8 +126,30 @@ impl Game {
             self.world.despawn(d.crew);
         }
         if let Some((_, fp)) = r.crew {
-            let crew = self.world.spawn((super::crew::Crew { unit }, fp)).id();
+            let crew = self.world.spawn((super::crew::Crew { unit, with: None }, fp)).id();
             self.world.entity_mut(unit).insert(super::crew::Detached { crew });
+        }
+        // 7.5: guns left behind by a retreat that is undone are as they were.
+        for g in self.riders(unit) {
+            if let Some(d) = self.world.get::<super::crew::Detached>(g).copied() {
+                self.world.entity_mut(g).remove::<super::crew::Detached>();
+                self.world.despawn(d.crew);
+            }
+        }
+        for gr in r.guns {
+            if self.world.get::<super::crew::Detached>(gr.gun).is_none()
+                && let Some(fp) = gr.riding
+            {
+                let crew = self.world.spawn((super::crew::Crew { unit: gr.gun, with: Some(unit) }, fp)).id();
+                self.world.entity_mut(gr.gun).insert(super::crew::Detached { crew });
+            }
+            self.unit_mut(gr.gun).attached_to = gr.attached_to;
+            *self.turn_mut(gr.gun) = gr.turn;
+            if gr.marker {
+                self.world.entity_mut(gr.gun).insert(MoraleMarker);
+            } else {
+                self.world.entity_mut(gr.gun).remove::<MoraleMarker>();
+            }
         }
         *self.turn_mut(unit) = r.turn;
         if r.marker {
@@ -329,6 +366,7 @@ impl Game {
         }
         let formation = self.unit(friend).formation;
         self.place(friend, &carried.stands, formation);
+        self.carry_riders(report, friend, false);
         self.turn_mut(friend).moved = true;
         report.change("6.11", format!("{fname} moves {d:.2}\" with {name}'s retreat"));
         if carried.off_table {
@@ -390,8 +428,11 @@ impl Game {
             self.crew_retreats(report, unit, moves, away);
             return;
         }
+        // 7.5: attached unlimbered guns stay; their crews go with the infantry.
+        self.guns_left_behind(report, unit);
         report.change("6.11", format!("{} retreats {:.2}\" away from {} (bearing {:.0})", u.name, distance, s.unit(enemy).name, path.bearing));
         self.place(unit, &path.stands, u.formation);
+        self.carry_riders(report, unit, false);
         self.turn_mut(unit).moved = true;
         if path.off_table {
             self.turn_mut(unit).off_table = true;

@@ -376,6 +376,8 @@ impl Game {
         }
         self.place(unit, &plan.stands, plan.formation);
         self.place_carried(&mut report, name, &plan);
+        // 7.5: crews riding with it go along; back in contact with their gun, they reman it.
+        self.carry_riders(&mut report, unit, true);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} spends {:.2}\" ({:.2}\" in all this turn); its operation: {}", plan.spent, p.spent + plan.spent, names.join(" or "));
@@ -477,6 +479,8 @@ impl Game {
         }
         self.place(unit, &plan.stands, plan.formation);
         self.place_carried(&mut report, name, &plan);
+        // 7.5: crews riding with it go along; back in contact with their gun, they reman it.
+        self.carry_riders(&mut report, unit, true);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));

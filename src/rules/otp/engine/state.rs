@@ -128,6 +128,19 @@ pub struct UnitRestore {
     pub stands: Vec<(Entity, Stand, Footprint)>,
     /// A detached crew (7.4): its entity and stand.
     pub crew: Option<(Entity, Footprint)>,
+    /// 7.5: the guns attached to it or whose crews ride with it, as they were.
+    pub guns: Vec<GunRestore>,
+}
+
+/// 7.5: an attached gun as it was before its infantry's morale result.
+#[derive(Clone, Debug)]
+pub struct GunRestore {
+    pub gun: Entity,
+    pub attached_to: Option<Entity>,
+    /// Its crew riding with the infantry: the crew stand.
+    pub riding: Option<Footprint>,
+    pub marker: bool,
+    pub turn: UnitTurn,
 }
 
 /// The entities of the scenario in its own order: every list the engine walks is walked in
