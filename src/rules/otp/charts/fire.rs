@@ -539,36 +539,24 @@ impl Validate for FireChart {
                 c.fail(format!("rows[roll {}]", a.roll), format!("{:?} reads {got}, but OTP {} fixes {}", a.column, a.section, a.result));
             }
         }
-        let weapons: Vec<_> = self.small_arms_ranges.iter().map(|w| w.weapon).collect();
-        c.exactly_once("small_arms_ranges", "range", &WEAPONS, &weapons);
-        for w in &self.small_arms_ranges {
-            let place = format!("small_arms_ranges ({:?})", w.weapon);
-            c.range(&place, "inches", w.inches, 0.5, 36.0);
-            w.source.check(c, &place);
-        }
+        c.keyed_rows("small_arms_ranges", "range", &WEAPONS, &self.small_arms_ranges, |w| w.weapon, |w| &w.source, |c, w, place| {
+            c.range(place, "inches", w.inches, 0.5, 36.0)
+        });
         c.range("close_range", "value", self.close_range.value, 0.0, 12.0);
         self.close_range.source.check(c, "close_range");
-        let guns: Vec<_> = self.artillery_ranges.iter().map(|g| g.gun).collect();
-        c.exactly_once("artillery_ranges", "range", &GUN_SIZES, &guns);
-        for g in &self.artillery_ranges {
-            let place = format!("artillery_ranges ({:?})", g.gun);
+        c.keyed_rows("artillery_ranges", "range", &GUN_SIZES, &self.artillery_ranges, |g| g.gun, |g| &g.source, |c, g, place| {
             if !(g.short < g.medium && g.medium < g.long) {
-                c.fail(&place, format!("short {} medium {} long {}: each band must end beyond the one before", g.short, g.medium, g.long));
+                c.fail(place, format!("short {} medium {} long {}: each band must end beyond the one before", g.short, g.medium, g.long));
             }
-            c.range(&place, "long", g.long, 1, 120);
-            g.source.check(c, &place);
-        }
+            c.range(place, "long", g.long, 1, 120);
+        });
         c.range("elevation_bonus", "value", self.elevation_bonus.value, 0.0, 24.0);
         self.elevation_bonus.source.check(c, "elevation_bonus");
         c.range("crew_loss_per", "value", self.crew_loss_per.value, 1, 10);
         self.crew_loss_per.source.check(c, "crew_loss_per");
-        let woods: Vec<_> = self.visibility.iter().map(|v| v.woods).collect();
-        c.exactly_once("visibility", "visibility", &DENSITIES, &woods);
-        for v in &self.visibility {
-            let place = format!("visibility ({:?})", v.woods);
-            c.range(&place, "dice", v.dice, 0, 4);
-            v.source.check(c, &place);
-        }
+        c.keyed_rows("visibility", "visibility", &DENSITIES, &self.visibility, |v| v.woods, |v| &v.source, |c, v, place| {
+            c.range(place, "dice", v.dice, 0, 4)
+        });
         c.range("free_woods", "value", self.free_woods.value, 0.0, 12.0);
         self.free_woods.source.check(c, "free_woods");
         let ids: Vec<_> = self.modifiers.iter().map(|m| m.id).collect();

@@ -127,6 +127,26 @@ impl Check {
         }
         true
     }
+    /// A keyed list of chart rows: each of `all` exactly once, then `each` on every row at its
+    /// place ("list (Key)"), and the row's source.
+    pub(crate) fn keyed_rows<R, K: PartialEq + fmt::Debug + Copy>(
+        &mut self,
+        list: &str,
+        what: &str,
+        all: &[K],
+        rows: &[R],
+        key: impl Fn(&R) -> K,
+        source: impl Fn(&R) -> &Source,
+        mut each: impl FnMut(&mut Check, &R, &str),
+    ) {
+        let keys: Vec<K> = rows.iter().map(&key).collect();
+        self.exactly_once(list, what, all, &keys);
+        for r in rows {
+            let place = format!("{list} ({:?})", key(r));
+            each(self, r, &place);
+            source(r).check(self, &place);
+        }
+    }
     /// Fails for each of `all` that `present` lacks or has more than once.
     pub(crate) fn exactly_once<K: PartialEq + fmt::Debug + Copy>(&mut self, place: &str, what: &str, all: &[K], present: &[K]) {
         for k in all {

@@ -343,27 +343,16 @@ impl Validate for MovementChart {
             c.range(field, "value", s.value, lo, hi);
             s.source.check(c, field);
         }
-        let arms: Vec<_> = self.special_move.iter().map(|s| s.arm).collect();
-        c.exactly_once("special_move", "special move", &[ArmClass::Infantry, ArmClass::Cavalry], &arms);
-        for s in &self.special_move {
-            let place = format!("special_move ({:?})", s.arm);
-            c.range(&place, "dice", s.dice, 1, 4);
-            s.source.check(c, &place);
-        }
-        let movers: Vec<_> = self.obstacles.iter().map(|o| o.mover).collect();
-        c.exactly_once("obstacles", "obstacle cost", &ObstacleMover::ALL, &movers);
-        for o in &self.obstacles {
-            let place = format!("obstacles ({:?})", o.mover);
-            c.range(&place, "per_rank", o.per_rank, 0.0, 12.0);
-            o.source.check(c, &place);
-        }
-        let actions: Vec<_> = self.costs.iter().map(|m| m.action).collect();
-        c.exactly_once("costs", "cost", &MoveCostKind::ALL, &actions);
-        for m in &self.costs {
-            let place = format!("costs ({:?})", m.action);
-            c.range(&place, "fraction", m.fraction, 0.0, 1.0);
-            m.source.check(c, &place);
-        }
+        let infantry_and_cavalry = [ArmClass::Infantry, ArmClass::Cavalry];
+        c.keyed_rows("special_move", "special move", &infantry_and_cavalry, &self.special_move, |s| s.arm, |s| &s.source, |c, s, place| {
+            c.range(place, "dice", s.dice, 1, 4)
+        });
+        c.keyed_rows("obstacles", "obstacle cost", &ObstacleMover::ALL, &self.obstacles, |o| o.mover, |o| &o.source, |c, o, place| {
+            c.range(place, "per_rank", o.per_rank, 0.0, 12.0)
+        });
+        c.keyed_rows("costs", "cost", &MoveCostKind::ALL, &self.costs, |m| m.action, |m| &m.source, |c, m, place| {
+            c.range(place, "fraction", m.fraction, 0.0, 1.0)
+        });
         c.range("galloper", "move_only", self.galloper.move_only, 0.0, 24.0);
         c.range("galloper", "move_and_fire", self.galloper.move_and_fire, 0.0, self.galloper.move_only);
         self.galloper.source.check(c, "galloper");
