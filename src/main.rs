@@ -16,7 +16,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Open a scenario in the window (the embedded teaching battle if none is named).
+    /// Play a scenario or a saved game in the window (the embedded teaching battle if none is named).
     Play {
         file: Option<PathBuf>,
         /// Save a screenshot of the first drawn table to this PNG and exit (tests, docs, timing).
@@ -214,14 +214,18 @@ fn simulate(file: &PathBuf, seed: u64, turns: Option<u32>, games: usize, log: Op
 
 #[cfg(feature = "window")]
 fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> ExitCode {
-    let (scenario, source) = match &file {
-        None => (scenario::default_scenario(), scenario::DEFAULT_SCENARIO_NAME.to_string()),
-        Some(f) => match load(f) {
-            Ok(s) => (s, f.display().to_string()),
-            Err(code) => return code,
+    use otp::ui::session::Opening;
+    let opening = match &file {
+        None => Opening::Scenario { scenario: scenario::default_scenario(), source: scenario::DEFAULT_SCENARIO_NAME.to_string() },
+        Some(f) => match Opening::read(f) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
         },
     };
-    otp::ui::run(scenario, source, otp::ui::RunOptions { screenshot });
+    otp::ui::run(opening, otp::ui::RunOptions { screenshot });
     ExitCode::SUCCESS
 }
 

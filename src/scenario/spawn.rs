@@ -179,14 +179,6 @@ pub fn despawn_scenario(world: &mut World) {
     world.remove_resource::<Battlefield>();
 }
 
-/// Puts the scenario in the `Battlefield` resource's place at start-up (the window's entry point).
-#[cfg_attr(not(feature = "window"), allow(dead_code))]
-pub(crate) fn plugin(app: &mut App) {
-    if let Some(b) = app.world().get_resource::<Battlefield>().cloned() {
-        spawn_scenario(app.world_mut(), &b.scenario, &b.source);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,4 @@
-//! Open another scenario: a path field and a Load button. A file that does not load leaves the
+//! Open another scenario or a saved game: a path field and a Load button. A file that does not load leaves the
 //! table as it was and shows every problem (`file:line:col: message`) in a red window.
 
 use std::path::{Path, PathBuf};
@@ -11,7 +11,8 @@ use super::UiSet;
 use super::camera::View;
 use super::ruler::Ruler;
 use super::table_view::Selection;
-use crate::scenario::spawn::{Battlefield, despawn_scenario, spawn_scenario};
+use super::session::{self, Opening};
+use crate::scenario::spawn::Battlefield;
 
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct OpenDialog {
@@ -28,9 +29,8 @@ pub(super) fn plugin(app: &mut App) {
 /// Load a scenario file in place of the current one. On any problem the world is untouched and
 /// the problems come back as text, one `file:line:col: message` a line.
 pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String> {
-    let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;
-    despawn_scenario(world);
-    spawn_scenario(world, &scenario, &path.display().to_string());
+    let opening = Opening::read(path)?;
+    session::open_in_world(world, opening);
     if let Some(mut view) = world.get_resource_mut::<View>() {
         view.fit_pending = true;
     }
@@ -160,6 +160,7 @@ fn error_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::spawn::spawn_scenario;
 
     #[test]
     fn a_bad_file_changes_nothing_and_says_why() {

@@ -15,16 +15,27 @@
 //!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` / `OTP_OVERLAYS` /
 //!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots.
 //!
+//! - `session`: the game being played: `Order` (an engine action) and `SessionCommand` (undo,
+//!   save, load) messages in, `Applied` / `Refused` out, autosave, and the mirror of the game's
+//!   world that every view draws.
+//!
 //! `paint` is not a plugin: it turns picture shapes into egui shapes and places labels.
 
 mod camera;
+mod dice_overlay;
 mod file_menu;
+mod fire_orders;
+mod log;
+mod orders;
 mod overlays;
 mod paint;
 mod ruler;
 mod screenshot;
+pub mod session;
+mod solo;
 mod table_view;
 mod toolbar;
+mod turn_panel;
 mod unit_sheet;
 
 use std::path::PathBuf;
@@ -35,7 +46,7 @@ use bevy::window::WindowResolution;
 use bevy::winit::WinitSettings;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 
-use crate::scenario::{Scenario, spawn::Battlefield};
+use crate::scenario::spawn::Battlefield;
 
 /// How `otp play` runs the window.
 #[derive(Resource, Clone, Debug, Default)]
@@ -84,11 +95,14 @@ pub fn title(scenario_name: &str) -> String {
 }
 
 /// Open the window on a scenario and run until it is closed.
-pub fn run(scenario: Scenario, source: String, options: RunOptions) {
+pub fn run(opening: session::Opening, options: RunOptions) {
     let start = Instant::now();
     let winit = if options.screenshot.is_some() { WinitSettings::continuous() } else { WinitSettings::desktop_app() };
     let window = Window {
-        title: title(&scenario.name),
+        title: title(match &opening {
+            session::Opening::Scenario { scenario, .. } => &scenario.name,
+            session::Opening::Saved { save, .. } => &save.scenario.name,
+        }),
         resolution: WindowResolution::new(1280, 800),
         ..default()
     };
@@ -96,10 +110,9 @@ pub fn run(scenario: Scenario, source: String, options: RunOptions) {
         .add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }))
         .add_plugins(EguiPlugin::default())
         .insert_resource(winit)
-        .insert_resource(Battlefield { scenario, source })
+        .insert_resource(opening)
         .insert_resource(options)
         .insert_resource(StartTime(start))
-        .add_plugins(crate::scenario::spawn::plugin)
         .add_plugins(plugin)
         .run();
     if let AppExit::Error(code) = exit {
@@ -117,7 +130,8 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
         .add_systems(Update, retitle)
-        .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin));
+        .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
+        .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin));
 }
 
 fn spawn_camera(mut commands: Commands) {

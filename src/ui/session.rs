@@ -1,0 +1,584 @@
+//! The game being played in the window: one engine [`Game`], the file it was saved to, and an
+//! autosave after every change.
+//!
+//! Everything that changes the game is an [`Order`] (an engine `Action`) or a [`SessionCommand`]
+//! (undo, save, load, a new game) sent as a message: the mouse, the panels, the automatic player
+//! and the tests all use the same path. The outcome comes back as [`Applied`] (the report) or
+//! [`Refused`] (the rule that forbids it), and the last of each stays on the [`Session`] for the
+//! panels to show. The entities the views draw are a mirror of the game's world, refreshed after
+//! every change, so the window never holds game state of its own.
+//!
+//! Autosave: after every action the game is written (atomically) to [`autosave_path`]; the next
+//! start offers to resume it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::UiSet;
+use super::camera::View;
+use super::table_view::Selection;
+use crate::rules::otp::charts::Charts;
+use crate::rules::otp::engine::{Action, Game, Refusal, Report, Save};
+use crate::scenario::Scenario;
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SideInfo, Stand, Unit, despawn_scenario};
+use crate::table::footprint::Footprint;
+
+/// Apply this action to the game (from the mouse, a panel, the automatic player or a test).
+#[derive(Message, Clone, Debug)]
+pub struct Order(pub Action);
+
+/// Things done to the game as a whole rather than within it.
+#[derive(Message, Clone, Debug)]
+pub enum SessionCommand {
+    /// Take back the last action (replayed from the start, so no re-roll can be fished for).
+    Undo,
+    /// Write the game (scenario + seed + actions) to this file, atomically.
+    Save(PathBuf),
+    /// Replace the game by a saved one; a bad file changes nothing and says why.
+    Load(PathBuf),
+    /// Resume the autosaved game.
+    Resume,
+    /// A fresh game of the current scenario with a new seed.
+    Restart,
+}
+
+/// An action the engine carried out, with everything it rolled and changed.
+#[derive(Message, Clone, Debug)]
+pub struct Applied(pub Report);
+
+/// An action the engine refused: nothing changed.
+#[derive(Message, Clone, Debug)]
+pub struct Refused {
+    pub action: Action,
+    pub refusal: Refusal,
+}
+
+/// The game in the window.
+#[derive(Resource)]
+pub struct Session {
+    pub game: Game,
+    /// Where the game was last saved or loaded from.
+    pub save_path: Option<PathBuf>,
+    /// The newest report (the dice overlay shows it until dismissed).
+    pub last_report: Option<Report>,
+    /// The newest refusal, if it came after the newest report.
+    pub last_refusal: Option<(Action, Refusal)>,
+    /// A line for the status bar: what a save, load or undo did (`true`: it went wrong).
+    pub status: Option<(String, bool)>,
+    /// Counts every change to the game: views cache on it.
+    pub revision: u64,
+    /// Where to autosave; `None` turns autosaving off (screenshots, tests).
+    pub autosave: Option<PathBuf>,
+    /// A game found in the autosave at start, offered for resuming: (path, description).
+    pub resume_offer: Option<(PathBuf, String)>,
+    /// Game entity → the app entity mirroring it.
+    mirror: HashMap<Entity, Entity>,
+    /// The mirror must be rebuilt from scratch (a new game replaced the old one).
+    reset: bool,
+}
+
+impl Session {
+    pub fn new(game: Game) -> Self {
+        Session {
+            game,
+            save_path: None,
+            last_report: None,
+            last_refusal: None,
+            status: None,
+            revision: 0,
+            autosave: None,
+            resume_offer: None,
+            mirror: HashMap::new(),
+            reset: true,
+        }
+    }
+
+    /// The game entity an app entity mirrors (units, stands, commanders, brigades).
+    pub fn game_entity(&self, app: Entity) -> Option<Entity> {
+        self.mirror.iter().find_map(|(&g, &a)| (a == app).then_some(g))
+    }
+
+    /// The app entity mirroring a game entity.
+    pub fn app_entity(&self, game: Entity) -> Option<Entity> {
+        self.mirror.get(&game).copied()
+    }
+
+    /// Apply one action now: the report, or the refusal (kept for the panels either way).
+    pub fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
+        match self.game.apply(action.clone()) {
+            Ok(report) => {
+                self.last_report = Some(report.clone());
+                self.last_refusal = None;
+                self.changed();
+                Ok(report)
+            }
+            Err(refusal) => {
+                self.last_refusal = Some((action, refusal.clone()));
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Take back the last action.
+    pub fn undo(&mut self) -> Option<Action> {
+        let last = self.game.undo()?;
+        self.last_report = self.game.reports().last().cloned();
+        self.last_refusal = None;
+        self.reset = true;
+        self.status = Some((format!("took back: {last}"), false));
+        self.changed();
+        Some(last)
+    }
+
+    /// Replace the game (a load, a resume, a restart).
+    pub fn replace(&mut self, game: Game) {
+        self.game = game;
+        self.last_report = None;
+        self.last_refusal = None;
+        self.reset = true;
+        self.changed();
+    }
+
+    fn changed(&mut self) {
+        self.revision += 1;
+        if let Some(path) = &self.autosave
+            && let Err(e) = self.game.save(path)
+        {
+            self.status = Some((format!("autosave to {} failed: {e}", path.display()), true));
+        }
+    }
+}
+
+/// The autosave file: `OTP_AUTOSAVE` if set, else `~/.local/share/otp/autosave.ron`.
+pub fn autosave_path() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("OTP_AUTOSAVE") {
+        return (!p.is_empty()).then(|| PathBuf::from(p));
+    }
+    let home = std::env::var_os("HOME")?;
+    Some(Path::new(&home).join(".local/share/otp/autosave.ron"))
+}
+
+/// A seed for a new game: `OTP_SEED` if set (tests, screenshots), else the clock.
+pub fn new_seed() -> u64 {
+    if let Some(s) = std::env::var("OTP_SEED").ok().and_then(|s| s.parse().ok()) {
+        return s;
+    }
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// What the window starts with: a scenario to set up, or a saved game to go on with.
+#[derive(Resource, Clone, Debug)]
+pub enum Opening {
+    Scenario { scenario: Scenario, source: String },
+    Saved { save: Box<Save>, source: String },
+}
+
+impl Opening {
+    /// Read a scenario or a saved game (a save has the scenario, a `seed` and `actions`). Every
+    /// problem comes back as `file:line:col: message` lines.
+    pub fn read(path: &Path) -> Result<Opening, String> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+        let looks_saved = text.contains("actions:") && text.contains("seed:");
+        if looks_saved {
+            let save = Save::parse(&text, &file)?;
+            Game::from_save(&save, Charts::embedded().clone()).map_err(|e| format!("{file}: {e}"))?;
+            return Ok(Opening::Saved { save: Box::new(save), source: file });
+        }
+        let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;
+        Ok(Opening::Scenario { scenario, source: file })
+    }
+
+    /// The game it opens on, and the save file to write back to.
+    fn into_game(self) -> (Game, String, Option<PathBuf>) {
+        match self {
+            Opening::Scenario { scenario, source } => (Game::new(scenario, new_seed(), Charts::embedded().clone()), source, None),
+            Opening::Saved { save, source } => match Game::from_save(&save, Charts::embedded().clone()) {
+                Ok(g) => (g, source.clone(), Some(PathBuf::from(source))),
+                Err(e) => {
+                    // `read` replayed it already; only a save built by hand gets here.
+                    error!("{source}: {e}");
+                    (Game::new(save.scenario.clone(), save.seed, Charts::embedded().clone()), source, None)
+                }
+            },
+        }
+    }
+}
+
+/// Put the game a file opens on in the world in place of the current one (the Open window).
+pub(crate) fn open_in_world(world: &mut World, opening: Opening) {
+    let (game, source, save_path) = opening.into_game();
+    world.insert_resource(Battlefield { scenario: game.scenario().clone(), source });
+    match world.get_resource_mut::<Session>() {
+        Some(mut s) => {
+            s.replace(game);
+            s.last_report = s.game.reports().last().cloned();
+            s.save_path = save_path;
+        }
+        None => {
+            let mut s = Session::new(game);
+            s.save_path = save_path;
+            world.insert_resource(s);
+        }
+    }
+    sync_world(world);
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Order>()
+        .add_message::<SessionCommand>()
+        .add_message::<Applied>()
+        .add_message::<Refused>()
+        .add_systems(PreStartup, open)
+        .add_systems(Update, (take_orders, take_commands, sync_world).chain())
+        .add_systems(EguiPrimaryContextPass, resume_window.in_set(UiSet::Windows));
+}
+
+/// Start the session from the `Opening` (or the `Battlefield` alone) before anything is drawn.
+fn open(world: &mut World) {
+    let opening = world.remove_resource::<Opening>().or_else(|| {
+        let b = world.get_resource::<Battlefield>()?;
+        Some(Opening::Scenario { scenario: b.scenario.clone(), source: b.source.clone() })
+    });
+    let Some(opening) = opening else { return };
+    let shooting = world.get_resource::<super::RunOptions>().is_some_and(|o| o.screenshot.is_some());
+    let (game, source, save_path) = opening.into_game();
+    let mut session = Session::new(game);
+    session.save_path = save_path;
+    session.last_report = session.game.reports().last().cloned();
+    // Screenshots and tests leave the player's autosave alone unless told where to write.
+    session.autosave = if shooting && std::env::var_os("OTP_AUTOSAVE").is_none() { None } else { autosave_path() };
+    if let Some(path) = session.autosave.clone()
+        && let Some(description) = resumable(&path)
+        && session.game.actions().is_empty()
+    {
+        session.resume_offer = Some((path, description));
+    }
+    world.insert_resource(Battlefield { scenario: session.game.scenario().clone(), source });
+    world.insert_resource(session);
+    sync_world(world);
+}
+
+/// The autosaved game at `path`, described, if it has any actions.
+fn resumable(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let save = Save::parse(&text, &path.display().to_string()).ok()?;
+    (!save.actions.is_empty()).then(|| format!("{}, {} actions taken", save.scenario.name, save.actions.len()))
+}
+
+fn take_orders(mut orders: MessageReader<Order>, mut session: ResMut<Session>, mut applied: MessageWriter<Applied>, mut refused: MessageWriter<Refused>) {
+    for Order(action) in orders.read() {
+        match session.apply(action.clone()) {
+            Ok(report) => {
+                applied.write(Applied(report));
+            }
+            Err(refusal) => {
+                refused.write(Refused { action: action.clone(), refusal });
+            }
+        }
+    }
+}
+
+fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMut<Session>, mut battlefield: ResMut<Battlefield>, mut view: ResMut<View>) {
+    for command in commands.read() {
+        match command {
+            SessionCommand::Undo => {
+                if session.undo().is_none() {
+                    session.status = Some(("nothing to take back".into(), true));
+                }
+            }
+            SessionCommand::Save(path) => {
+                session.status = Some(match session.game.save(path) {
+                    Ok(()) => {
+                        session.save_path = Some(path.clone());
+                        (format!("saved to {}", path.display()), false)
+                    }
+                    Err(e) => (format!("could not save to {}: {e}", path.display()), true),
+                });
+            }
+            SessionCommand::Load(_) | SessionCommand::Resume => {
+                let path = match command {
+                    SessionCommand::Load(p) => p.clone(),
+                    _ => match session.resume_offer.take() {
+                        Some((p, _)) => p,
+                        None => continue,
+                    },
+                };
+                match Game::load(&path) {
+                    Ok(game) => {
+                        let new_table = game.scenario() != &battlefield.scenario;
+                        session.replace(game);
+                        session.last_report = session.game.reports().last().cloned();
+                        session.save_path = Some(path.clone());
+                        session.status = Some((format!("loaded {} ({} actions)", path.display(), session.game.actions().len()), false));
+                        if new_table {
+                            *battlefield = Battlefield { scenario: session.game.scenario().clone(), source: path.display().to_string() };
+                            view.fit_pending = true;
+                        }
+                    }
+                    Err(e) => session.status = Some((e, true)),
+                }
+            }
+            SessionCommand::Restart => {
+                let game = Game::new(session.game.scenario().clone(), new_seed(), session.game.charts().clone());
+                session.replace(game);
+                session.status = Some(("a new game of the same scenario".into(), false));
+            }
+        }
+    }
+}
+
+/// Mirror the game's world into the app's after a change, keeping app entities stable across
+/// actions (selection and drags hold them) and rebuilding them after a new game.
+pub(crate) fn sync_world(world: &mut World) {
+    let Some(revision) = world.get_resource::<Session>().map(|s| s.revision) else { return };
+    let mut last = world.get_resource_or_insert_with(|| Mirrored(u64::MAX));
+    if last.0 == revision {
+        return;
+    }
+    last.0 = revision;
+    let selected = world.get_resource::<Selection>().and_then(|s| s.unit).and_then(|e| world.get::<Unit>(e)).map(|u| u.name.clone());
+    world.resource_scope(|world, mut session: Mut<Session>| {
+        if session.reset {
+            session.reset = false;
+            session.mirror.clear();
+            let battlefield = world.get_resource::<Battlefield>().cloned();
+            despawn_scenario(world);
+            if let Some(b) = battlefield {
+                world.insert_resource(b);
+            }
+        }
+        let Session { game, mirror, .. } = &mut *session;
+        mirror_world(game.world(), world, mirror);
+    });
+    // Keep the selection on the same unit by name (its entity changes when the game is rebuilt).
+    let reselect = selected.and_then(|name| world.query::<(Entity, &Unit)>().iter(world).find(|(_, u)| u.name == name).map(|(e, _)| e));
+    if let Some(mut s) = world.get_resource_mut::<Selection>() {
+        s.unit = reselect;
+        s.hovered = None;
+    }
+}
+
+#[derive(Resource)]
+struct Mirrored(u64);
+
+/// Copy every side, brigade, commander, unit and stand (with footprints and morale markers) of
+/// `game` into `app`, entity references translated; app entities whose game entity has gone are
+/// despawned.
+fn mirror_world(game: &World, app: &mut World, map: &mut HashMap<Entity, Entity>) {
+    let mut live: Vec<Entity> = Vec::new();
+    for e in game.iter_entities() {
+        let e = e.id();
+        if game.get::<SideInfo>(e).is_some() || game.get::<Brigade>(e).is_some() || game.get::<Commander>(e).is_some() || game.get::<Unit>(e).is_some() || game.get::<Stand>(e).is_some() {
+            live.push(e);
+        }
+    }
+    for &g in &live {
+        if !map.contains_key(&g) {
+            let a = app.spawn_empty().id();
+            map.insert(g, a);
+        }
+    }
+    let to = |e: Entity| map.get(&e).copied().unwrap_or(Entity::PLACEHOLDER);
+    for &g in &live {
+        let mut a = app.entity_mut(to(g));
+        if let Some(s) = game.get::<SideInfo>(g) {
+            a.insert(s.clone());
+        }
+        if let Some(b) = game.get::<Brigade>(g) {
+            a.insert(Brigade { commander: to(b.commander), ..b.clone() });
+        }
+        if let Some(c) = game.get::<Commander>(g) {
+            a.insert(Commander { brigade: c.brigade.map(to), ..c.clone() });
+        }
+        if let Some(u) = game.get::<Unit>(g) {
+            a.insert(Unit { brigade: to(u.brigade), attached_to: u.attached_to.map(to), stands: u.stands.iter().map(|&s| to(s)).collect(), ..u.clone() });
+            if game.get::<MoraleMarker>(g).is_some() {
+                a.insert(MoraleMarker);
+            } else {
+                a.remove::<MoraleMarker>();
+            }
+        }
+        if let Some(s) = game.get::<Stand>(g) {
+            a.insert(Stand { unit: to(s.unit), ..*s });
+        }
+        if let Some(f) = game.get::<Footprint>(g) {
+            a.insert(*f);
+        }
+    }
+    let gone: Vec<Entity> = map.keys().copied().filter(|g| !live.contains(g)).collect();
+    for g in gone {
+        if let Some(a) = map.remove(&g) {
+            app.despawn(a);
+        }
+    }
+}
+
+/// At start, when the last game was left unfinished: resume it or begin afresh.
+fn resume_window(mut contexts: EguiContexts, mut session: ResMut<Session>, mut commands: MessageWriter<SessionCommand>) -> Result {
+    let Some((path, description)) = session.resume_offer.clone() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let mut choice = None;
+    egui::Window::new("Resume the last game?").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
+        ui.label(format!("An unfinished game was autosaved: {description}."));
+        ui.label(egui::RichText::new(path.display().to_string()).weak().small());
+        ui.horizontal(|ui| {
+            if ui.button("Resume").clicked() {
+                choice = Some(true);
+            }
+            if ui.button("Start afresh").clicked() {
+                choice = Some(false);
+            }
+        });
+    });
+    match choice {
+        Some(true) => {
+            commands.write(SessionCommand::Resume);
+        }
+        Some(false) => session.resume_offer = None,
+        None => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A headless app with just the session: the same message path the window's mouse uses.
+    fn app(opening: Opening) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .init_resource::<Selection>()
+            .insert_resource(View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
+            .insert_resource(opening)
+            .add_message::<Order>()
+            .add_message::<SessionCommand>()
+            .add_message::<Applied>()
+            .add_message::<Refused>()
+            .add_systems(PreStartup, open)
+            .add_systems(Update, (take_orders, take_commands, sync_world).chain());
+        app.update();
+        app
+    }
+
+    fn teaching() -> App {
+        // SAFETY of the test: no autosave is written (OTP_AUTOSAVE unset would write to $HOME).
+        let mut a = app(Opening::Scenario { scenario: crate::scenario::default_scenario(), source: "teaching".into() });
+        a.world_mut().resource_mut::<Session>().autosave = None;
+        a
+    }
+
+    fn send(app: &mut App, action: Action) {
+        app.world_mut().write_message(Order(action));
+        app.update();
+    }
+
+    fn units(app: &mut App) -> Vec<(String, u32, bool)> {
+        let w = app.world_mut();
+        let mut v: Vec<(String, u32, bool)> = w.query::<(&Unit, Has<MoraleMarker>)>().iter(w).map(|(u, m)| (u.name.clone(), u.figures, m)).collect();
+        v.sort();
+        v
+    }
+
+    fn stands_of(app: &mut App, name: &str) -> Vec<Footprint> {
+        let w = app.world_mut();
+        let unit = w.query::<&Unit>().iter(w).find(|u| u.name == name).cloned().expect("unit");
+        unit.stands.iter().map(|&s| *w.get::<Footprint>(s).expect("a stand has a footprint")).collect()
+    }
+
+    #[test]
+    fn the_mirror_is_the_game() {
+        let mut app = teaching();
+        let game_units: Vec<(String, u32, bool)> = {
+            let s = app.world().resource::<Session>();
+            let mut v: Vec<_> = s.game.units().map(|(e, u)| (u.name.clone(), u.figures, s.game.has_marker(e))).collect();
+            v.sort();
+            v
+        };
+        assert!(!game_units.is_empty());
+        assert_eq!(units(&mut app), game_units);
+    }
+
+    #[test]
+    fn orders_apply_refusals_change_nothing_and_undo_takes_back() {
+        let mut app = teaching();
+        // OTP 4.3: no brigade phases before a chit is drawn; the game must start first (4.2).
+        send(&mut app, Action::DrawChit);
+        assert_eq!(app.world().resource::<Session>().last_refusal.as_ref().map(|(_, r)| r.rule.as_str()), Some("4.2"));
+        assert_eq!(app.world().resource::<Session>().game.actions().len(), 0);
+        send(&mut app, Action::StartGame);
+        send(&mut app, Action::DrawChit);
+        let (phasing, n) = {
+            let s = app.world().resource::<Session>();
+            (s.game.phasing_brigade(), s.game.actions().len())
+        };
+        assert!(phasing.is_some(), "a chit drawn names its brigade");
+        assert_eq!(n, 2);
+        // Move a unit of the phasing brigade straight forward 2": the mirror moves with it.
+        let unit = {
+            let s = app.world().resource::<Session>();
+            let g = &s.game;
+            g.units().find(|(_, u)| Some(g.world().get::<Brigade>(u.brigade).unwrap().name.clone()) == phasing && !matches!(u.arm, crate::scenario::model::Arm::Artillery { .. })).map(|(_, u)| u.name.clone())
+        };
+        let Some(unit) = unit else { return };
+        let before = stands_of(&mut app, &unit);
+        send(&mut app, Action::Move { unit: unit.clone(), steps: vec![crate::table::movement::MoveStep::Forward(2.0)] });
+        let moved = app.world().resource::<Session>().last_refusal.is_none();
+        if moved {
+            let after = stands_of(&mut app, &unit);
+            assert!((after[0].centre - before[0].centre).length() > 1.9, "the mirror shows the move");
+            app.world_mut().write_message(SessionCommand::Undo);
+            app.update();
+            assert_eq!(stands_of(&mut app, &unit), before, "undo puts the stands back");
+            assert_eq!(app.world().resource::<Session>().game.actions().len(), 2);
+        }
+    }
+
+    #[test]
+    fn save_and_load_round_trip_and_a_bad_file_changes_nothing() {
+        let mut app = teaching();
+        send(&mut app, Action::StartGame);
+        send(&mut app, Action::DrawChit);
+        let dir = std::env::temp_dir().join(format!("otp-session-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.ron");
+        app.world_mut().write_message(SessionCommand::Save(path.clone()));
+        app.update();
+        let snapshot = app.world().resource::<Session>().game.snapshot();
+        send(&mut app, Action::EndActivation);
+        assert_ne!(app.world().resource::<Session>().game.snapshot(), snapshot);
+        app.world_mut().write_message(SessionCommand::Load(path.clone()));
+        app.update();
+        assert_eq!(app.world().resource::<Session>().game.snapshot(), snapshot, "loading replays the saved actions");
+        // A broken save: the game stays as it was and the status says why, with the file named.
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, "(scenario: oops").unwrap();
+        app.world_mut().write_message(SessionCommand::Load(bad.clone()));
+        app.update();
+        let s = app.world().resource::<Session>();
+        assert_eq!(s.game.snapshot(), snapshot);
+        let (text, error) = s.status.clone().expect("a status line");
+        assert!(error && text.contains("bad.ron"), "{text}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn autosave_after_every_action_is_offered_for_resuming() {
+        let dir = std::env::temp_dir().join(format!("otp-autosave-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("autosave.ron");
+        let mut app = teaching();
+        app.world_mut().resource_mut::<Session>().autosave = Some(path.clone());
+        send(&mut app, Action::StartGame);
+        send(&mut app, Action::DrawChit);
+        let saved = Game::load(&path).expect("the autosave loads");
+        assert_eq!(saved.actions().len(), 2, "written after each action");
+        assert_eq!(saved.snapshot(), app.world().resource::<Session>().game.snapshot());
+        assert!(resumable(&path).is_some_and(|d| d.contains("2 actions")));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
