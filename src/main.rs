@@ -49,6 +49,15 @@ enum Command {
         #[arg(long)]
         ball: bool,
     },
+    /// A charge at set-up: attack zone, the closing roll, both sides' melee values with every factor and rule, and the exact outcomes.
+    Melee {
+        scenario: PathBuf,
+        attacker: String,
+        defender: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
     Replay { save: PathBuf },
     /// Automatic players on both sides: a summary per game and, for several games, the spread.
@@ -75,6 +84,7 @@ fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
+        Command::Melee { scenario, attacker, defender, json } => melee(&scenario, &attacker, &defender, json),
         Command::Simulate { scenario, seed, turns, games, log } => simulate(&scenario, seed, turns, games, log.as_deref()),
         Command::Replay { save } => match otp::rules::otp::engine::save::replay_report_text(&save) {
             Ok(text) => {
@@ -152,6 +162,35 @@ fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> Ex
         }
         Err(e) => {
             eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn melee(file: &PathBuf, attacker: &str, defender: &str, json: bool) -> ExitCode {
+    use otp::rules::otp::melee::{melee_command_json, melee_command_text};
+    let s = match load(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let out = if json {
+        melee_command_json(&s, attacker, defender).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
+    } else {
+        melee_command_text(&s, attacker, defender)
+    };
+    match out {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err((rule, reason)) => {
+            let line = if rule.is_empty() { format!("refused: {reason}") } else { format!("refused (OTP {rule}): {reason}") };
+            if json {
+                println!("{}", serde_json::json!({ "refused": { "rule": rule, "reason": reason } }));
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
             ExitCode::FAILURE
         }
     }

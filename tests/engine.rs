@@ -5,26 +5,15 @@
 use std::path::PathBuf;
 
 use otp::rules::otp::charts::{Charts, MoraleKind, Severity};
-use otp::rules::otp::engine::{Action, Game, Phase, Refusal, Removal, Report, replay_report_text};
+use otp::rules::otp::engine::{Action, Game, Phase, Removal, Report, replay_report_text};
 use otp::scenario::model::Formation;
 use otp::table::movement::MoveStep;
 
+mod common;
+use common::{activate, ok, refused};
+
 fn teaching(seed: u64) -> Game {
     Game::new(otp::scenario::default_scenario(), seed, Charts::embedded().clone())
-}
-
-fn ok(g: &mut Game, a: Action) -> Report {
-    g.apply(a.clone()).unwrap_or_else(|r| panic!("{a:?}: {r}"))
-}
-
-/// Refused under `rule`, with the game (world, sequence, dice) exactly as before.
-fn refused(g: &mut Game, a: Action, rule: &str) -> Refusal {
-    let (before, thrown, actions) = (g.snapshot(), g.dice_thrown(), g.actions().len());
-    let r = g.apply(a.clone()).expect_err(&format!("{a:?} should be refused"));
-    assert_eq!(r.rule, rule, "{a:?}: {r}");
-    assert_eq!(g.snapshot(), before, "{a:?} was refused but changed the game");
-    assert_eq!((g.dice_thrown(), g.actions().len()), (thrown, actions), "{a:?}: no dice, no action recorded");
-    r
 }
 
 fn brigade_units(g: &Game, brigade: &str) -> Vec<String> {
@@ -33,16 +22,6 @@ fn brigade_units(g: &Game, brigade: &str) -> Vec<String> {
 
 fn all_units(g: &Game) -> Vec<String> {
     g.units().map(|(_, u)| u.name.clone()).collect()
-}
-
-/// Draw chits until `brigade` is phasing.
-fn activate(g: &mut Game, brigade: &str) {
-    while g.phasing_brigade().as_deref() != Some(brigade) {
-        if g.phasing_brigade().is_some() {
-            ok(g, Action::EndActivation);
-        }
-        ok(g, Action::DrawChit);
-    }
 }
 
 /// Draw and end every remaining activation without acting.
@@ -430,4 +409,37 @@ fn fire_is_deterministic_through_saves() {
     assert_eq!(a.snapshot(), loaded.snapshot());
     assert_eq!(json(a.reports()), json(loaded.reports()));
     let _ = std::fs::remove_file(path);
+}
+
+// OTP 9.x: automatic games with charges and melees (the bot's) replay through a save to the
+// same state, and undo takes a charge back exactly.
+#[test]
+fn charges_are_deterministic_through_saves_and_undo() {
+    let seed = (0..60)
+        .find(|&seed| {
+            let mut g = teaching(seed);
+            otp::rules::otp::bot::Bot::new().play(&mut g, |_, _| {});
+            g.actions().iter().any(|a| matches!(a, Action::Charge { .. }))
+        })
+        .expect("some automatic game charges");
+    let mut a = teaching(seed);
+    otp::rules::otp::bot::Bot::new().play(&mut a, |_, _| {});
+    let path = temp_file("charge-save");
+    a.save(&path).unwrap();
+    let loaded = Game::load(&path).unwrap();
+    assert_eq!(loaded.snapshot(), a.snapshot());
+    assert_eq!(json(a.reports()), json(loaded.reports()));
+    let _ = std::fs::remove_file(path);
+    // Undo the first charge and everything after: the state before it, to the byte.
+    let i = a.actions().iter().position(|x| matches!(x, Action::Charge { .. })).unwrap();
+    let mut before = teaching(seed);
+    for x in &a.actions()[..i] {
+        ok(&mut before, x.clone());
+    }
+    let mut undone = teaching(seed);
+    for x in &a.actions()[..=i] {
+        ok(&mut undone, x.clone());
+    }
+    assert!(undone.undo().is_some_and(|x| matches!(x, Action::Charge { .. })));
+    assert_eq!(undone.snapshot(), before.snapshot());
 }

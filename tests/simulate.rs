@@ -26,6 +26,8 @@ fn check(g: &Game, seed: u64) {
         assert!(u.figures <= u.initial_figures, "seed {seed}: {} has {} of {}", u.name, u.figures, u.initial_figures);
         let on: u32 = u.stands.iter().map(|&s| world.get::<Stand>(s).expect("a stand").figures).sum();
         assert_eq!(on, u.figures, "seed {seed}: {}'s stands", u.name);
+        // OTP 8.2, 9.8, 7.2: a unit with no figures left is off the table.
+        assert!(u.figures > 0, "seed {seed}: {} has no figures but is still on the table", u.name);
         // OTP 10.2: one Morale Marker at most (a marker is a single component).
         assert!(world.get::<MoraleMarker>(e).iter().count() <= 1);
         // OTP 11.0, 4.2: at most four rebuild attempts.
@@ -49,12 +51,13 @@ fn check(g: &Game, seed: u64) {
     }
 }
 
-// OTP 4.2–4.5, 6.x, 8.x, 10.x, 11.0: many whole automatic games keep every invariant, the bot is
-// never refused, and fire happens.
+// OTP 4.2–4.5, 6.x, 8.x, 9.x, 10.x, 11.0: many whole automatic games keep every invariant, the
+// bot is never refused, and fire and melee happen.
 #[test]
 fn invariants_over_many_games() {
     let mut lost = 0;
     let mut fired = 0;
+    let (mut charges, mut melees, mut firefights, mut bonus) = (0, 0, 0, 0);
     for seed in 0..GAMES {
         let mut g = teaching(seed);
         let mut bot = Bot::new();
@@ -65,6 +68,12 @@ fn invariants_over_many_games() {
             if matches!(r.action, Action::Fire { .. }) {
                 fired += 1;
             }
+            if matches!(r.action, Action::Charge { .. } | Action::ChargeWith { .. }) {
+                charges += 1;
+                melees += usize::from(r.charts.iter().any(|c| c.chart == "MELEE COMBAT"));
+                firefights += usize::from(r.notes.iter().any(|n| n.rule == "9.3"));
+                bonus += usize::from(r.notes.iter().any(|n| n.rule == "6.10"));
+            }
         });
         check(&g, seed);
         assert_eq!(bot.refusals, 0, "seed {seed}: {:?}", bot.refused);
@@ -73,6 +82,8 @@ fn invariants_over_many_games() {
         lost += summary.sides.iter().map(|s| s.figures_lost).sum::<u32>();
     }
     assert!(fired > 0, "the bot fires");
+    eprintln!("{charges} charges: {melees} melees, {firefights} firefights, {bonus} bonus charges");
+    assert!(charges > 0 && melees > 0, "the bot charges and melees are fought ({charges} charges, {melees} melees)");
     assert!(lost > 0, "fire costs figures across {GAMES} games");
 }
 

@@ -5,6 +5,11 @@
 //! The screenshot is left at `<target>/screenshots/window-default.png` for people to look at, and
 //! one for each teaching overlay (`overlay-*.png`), checked for the overlay's colour (and, with
 //! the overlays off, for its absence).
+//!
+//! A short game is then played in the window through the same `Order` / `SessionCommand`
+//! messages the mouse sends (`OTP_ORDERS`, `OTP_COMMANDS`): start, draw a chit, move, fire,
+//! charge, undo; each step's screenshot is kept as `play-*.png`, and each step saves the game,
+//! which is read back and compared with the engine playing the same actions.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,7 +17,11 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use otp::picture::palette;
-use otp::scenario::spawn::SIDE_COLOURS;
+use otp::rules::otp::charts::Charts;
+use otp::rules::otp::engine::{Action, Game, Save};
+use otp::scenario::spawn::{Brigade, SIDE_COLOURS};
+use otp::table::footprint::Footprint;
+use otp::table::movement::MoveStep;
 
 /// Software rendering (llvmpipe) on two cores is slow, but not this slow.
 const TIMEOUT: Duration = Duration::from_secs(300);
@@ -72,6 +81,173 @@ fn screenshot_dir() -> PathBuf {
         Some(tmp) => Path::new(tmp).parent().unwrap_or(Path::new(tmp)).join("screenshots"),
         None => std::env::temp_dir().join("otp-screenshots"),
     }
+}
+
+/// The seed of the game played in the window.
+const PLAY_SEED: u64 = 7;
+
+/// A short game of the teaching battle, chosen with the engine's own read-only checks: start,
+/// draw a chit, move a unit of the phasing brigade 2" forward, fire with another (or the same)
+/// at an enemy it can reach, and a charge by one of them (the engine may refuse it: the log shows
+/// refusals too). The first seed from `PLAY_SEED` on that gives all of these.
+struct Plan {
+    seed: u64,
+    actions: Vec<Action>,
+    moved: String,
+    side: usize,
+}
+
+fn plan() -> Option<Plan> {
+    let scenario = otp::scenario::default_scenario();
+    for seed in PLAY_SEED..PLAY_SEED + 200 {
+        let mut g = Game::new(scenario.clone(), seed, Charts::embedded().clone());
+        if g.apply(Action::StartGame).is_err() || g.apply(Action::DrawChit).is_err() {
+            continue;
+        }
+        let Some(brigade) = g.phasing_brigade() else { continue };
+        let ours: Vec<(String, usize)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.name == brigade)).map(|(_, u)| (u.name.clone(), u.side)).collect();
+        let enemies = |side: usize, g: &Game| g.units().filter(|(_, u)| u.side != side).map(|(_, u)| u.name.clone()).collect::<Vec<_>>();
+        let steps = vec![MoveStep::Forward(2.0)];
+        for (mover, side) in &ours {
+            if g.check_move(mover, &steps).is_err() {
+                continue;
+            }
+            let mut after = Game::new(scenario.clone(), seed, Charts::embedded().clone());
+            for a in g.actions().iter().cloned().chain([Action::Move { unit: mover.clone(), steps: steps.clone() }]) {
+                after.apply(a).ok()?;
+            }
+            let fire = ours.iter().filter(|(f, _)| f != mover).chain(ours.iter().filter(|(f, _)| f == mover)).find_map(|(f, _)| enemies(*side, &after).into_iter().find(|t| after.fire_preview(f, t, None).is_ok()).map(|t| (f.clone(), t)));
+            let Some((firer, target)) = fire else { continue };
+            let charger = ours.iter().map(|(n, _)| n.clone()).find(|n| *n != firer).unwrap_or(firer.clone());
+            let charge_target = enemies(*side, &after).into_iter().next()?;
+            let mut actions = after.actions().to_vec();
+            actions.push(Action::fire(firer, target));
+            actions.push(Action::Charge { unit: charger, target: charge_target });
+            return Some(Plan { seed, actions, moved: mover.clone(), side: *side });
+        }
+    }
+    None
+}
+
+/// The centre of a unit's first stand in a saved game (replayed).
+fn first_stand(save: &Save, unit: &str) -> Option<Footprint> {
+    let g = Game::from_save(save, Charts::embedded().clone()).ok()?;
+    let (_, u) = g.units().find(|(_, u)| u.name == unit)?;
+    g.world().get::<Footprint>(*u.stands.first()?).copied()
+}
+
+/// `view: centre X Y ppi P rect X0 Y0 X1 Y1` from `otp play --screenshot`: table inches to pixels.
+fn to_pixels(stdout: &str) -> Option<impl Fn(f32, f32) -> (i64, i64)> {
+    let line = stdout.lines().find(|l| l.starts_with("view: "))?;
+    let v: Vec<f32> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    let [cx, cy, ppi, x0, y0, x1, y1] = v[..] else { return None };
+    let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    Some(move |x: f32, y: f32| ((mx + (x - cx) * ppi).round() as i64, (my - (y - cy) * ppi).round() as i64))
+}
+
+/// Pixels of this colour in a box of `r` pixels about (x, y).
+fn colour_near(img: &image::RgbImage, (x, y): (i64, i64), r: i64, c: [u8; 3]) -> usize {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    (x - r..=x + r).flat_map(|px| (y - r..=y + r).map(move |py| (px, py))).filter(|&(px, py)| px >= 0 && py >= 0 && px < w && py < h && near(&img.get_pixel(px as u32, py as u32).0, c, 14)).count()
+}
+
+/// The log panel: a dark band across the bottom of the window with light text on it.
+fn log_panel_shown(img: &image::RgbImage) -> (bool, String) {
+    let (w, h) = img.dimensions();
+    let band: Vec<[u8; 3]> = (w / 3..w * 2 / 3).flat_map(|x| (h - 90..h - 10).map(move |y| (x, y))).map(|(x, y)| img.get_pixel(x, y).0).collect();
+    let dark = band.iter().filter(|p| p.iter().all(|&c| c < 45)).count() as f64 / band.len() as f64;
+    let light = band.iter().filter(|p| p.iter().all(|&c| c > 170)).count();
+    (dark > 0.6 && light > 150, format!("bottom band: {:.0}% dark, {light} light text pixels", dark * 100.0))
+}
+
+/// Play the planned game in the window a step at a time (each step a fresh `otp play`: the
+/// orders and commands go in as the window's messages), check each picture and saved game.
+fn play_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let Some(plan) = plan() else { return vec![check("a_short_game_is_planned", false, || "no seed gave a move and a fire".into())] };
+    let colour = SIDE_COLOURS[plan.side % SIDE_COLOURS.len()];
+    let orders = |n: usize| ron::Options::default().to_string(&plan.actions[..n].to_vec()).expect("actions serialise");
+    let scenario = otp::scenario::default_scenario();
+    let start = Game::new(scenario.clone(), plan.seed, Charts::embedded().clone());
+    let before = start.units().find(|(_, u)| u.name == plan.moved).and_then(|(_, u)| start.world().get::<Footprint>(u.stands[0]).copied());
+    let Some(before) = before else { return vec![check("a_short_game_is_planned", false, || format!("no {}", plan.moved))] };
+    let seed = plan.seed.to_string();
+    let view_at = format!("{},{},20", before.centre.x, before.centre.y + 1.0);
+    let mut out = Vec::new();
+    // (file stem, actions sent, commands after them, what the save must hold)
+    let n = plan.actions.len();
+    let steps: [(&str, usize, &str); 4] = [("play-1-start", 2, ""), ("play-2-move", 3, ""), ("play-3-fire-charge", n, ""), ("play-4-undo", n, "undo")];
+    let mut pictures: Vec<Option<(image::RgbImage, String)>> = Vec::new();
+    let mut saves: Vec<Option<Save>> = Vec::new();
+    let mut logs: Vec<String> = Vec::new();
+    for (stem, sent, before_save) in steps {
+        let png = dir.join(format!("{stem}.png"));
+        let save = dir.join(format!("{stem}.ron"));
+        let log = dir.join(format!("{stem}-log.txt"));
+        let _ = std::fs::remove_file(&save);
+        let _ = std::fs::remove_file(&log);
+        let commands = format!("{before_save},save:{},export:{}", save.display(), log.display());
+        let env = [("OTP_SEED", seed.as_str()), ("OTP_ORDERS", &orders(sent)), ("OTP_COMMANDS", commands.as_str()), ("OTP_VIEW", view_at.as_str()), ("OTP_SELECT", plan.moved.as_str())];
+        match play_screenshot(display, &png, &env).and_then(|stdout| image::open(&png).map(|i| (i.to_rgb8(), stdout)).map_err(|e| e.to_string())) {
+            Ok(p) => pictures.push(Some(p)),
+            Err(e) => {
+                out.push(check("play_step_runs", false, || format!("{stem}: {e}")));
+                pictures.push(None);
+            }
+        }
+        saves.push(std::fs::read_to_string(&save).ok().and_then(|t| Save::parse(&t, &save.display().to_string()).map_err(|e| println!("  {e}")).ok()));
+        logs.push(std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    let counts: Vec<Option<usize>> = saves.iter().map(|s| s.as_ref().map(|s| s.actions.len())).collect();
+    println!("  play: seed {}, {} actions planned, saved action counts {counts:?}", plan.seed, n);
+    // The charge may be refused (then it is not in the save) or carried out.
+    let charged = saves[2].as_ref().is_some_and(|s| s.actions.len() == n);
+    out.push(check("play_saves_hold_the_actions_sent", saves[0].as_ref().is_some_and(|s| s.actions == plan.actions[..2]) && saves[1].as_ref().is_some_and(|s| s.actions == plan.actions[..3]) && saves[2].as_ref().is_some_and(|s| s.actions[..n - 1] == plan.actions[..n - 1]), || format!("saved action counts {counts:?}")));
+    out.push(check("play_undo_takes_back_the_last_action", saves[3].as_ref().zip(saves[2].as_ref()).is_some_and(|(u, s)| u.actions[..] == s.actions[..s.actions.len() - 1]), || format!("saved action counts {counts:?}")));
+    // The saved game replays to the same table as the engine playing the same actions.
+    let after = saves[1].as_ref().and_then(|s| first_stand(s, &plan.moved));
+    out.push(check("play_move_moves_the_unit_in_the_save", after.is_some_and(|a| (a.centre - before.centre).length() > 1.9), || format!("{} from {:?} to {:?}", plan.moved, before.centre, after.map(|a| a.centre))));
+    // The picture: the unit's colour left its old place and is at the new one.
+    if let (Some((p1, s1)), Some((p2, s2)), Some(a)) = (&pictures[0], &pictures[1], after) {
+        match (to_pixels(s1), to_pixels(s2)) {
+            (Some(m1), Some(m2)) => {
+                let old1 = colour_near(p1, m1(before.centre.x, before.centre.y), 3, colour);
+                let old2 = colour_near(p2, m2(before.centre.x, before.centre.y), 3, colour);
+                let new1 = colour_near(p1, m1(a.centre.x, a.centre.y), 3, colour);
+                let new2 = colour_near(p2, m2(a.centre.x, a.centre.y), 3, colour);
+                println!("  play: {} colour at the old place {old1} → {old2} px, at the new place {new1} → {new2} px", plan.moved);
+                out.push(check("play_move_moves_the_unit_on_screen", old1 >= 25 && old2 <= 10 && new1 <= 10 && new2 >= 25, || format!("old place {old1} → {old2}, new place {new1} → {new2}")));
+            }
+            _ => out.push(check("play_move_moves_the_unit_on_screen", false, || "no view line on stdout".into())),
+        }
+    }
+    for (i, p) in pictures.iter().enumerate() {
+        if let Some((img, _)) = p {
+            let (ok, detail) = log_panel_shown(img);
+            println!("  play step {}: {detail}", i + 1);
+            out.push(check(["play_log_panel_shown_1", "play_log_panel_shown_2", "play_log_panel_shown_3", "play_log_panel_shown_4"][i], ok, || detail));
+        }
+    }
+    // The log as exported: every report in plain words, the refusal with its rule.
+    let fire_title = logs[2].lines().any(|l| l.starts_with("Turn ") && l.to_lowercase().contains("fire"));
+    let charge_logged = charged || logs[2].lines().any(|l| l.contains("refused (OTP") && l.contains("charge"));
+    out.push(check("play_log_has_the_fire_and_the_charge", fire_title && charge_logged, || format!("fire {fire_title}, charge {charge_logged}:\n{}", logs[2])));
+    let refused_px = pictures[2].as_ref().map_or(0, |(img, _)| img.pixels().filter(|p| near(&p.0, [255, 110, 100], 10)).count());
+    println!("  play: the charge was {}; refusal red on {refused_px} px", if charged { "carried out" } else { "refused" });
+    if !charged {
+        out.push(check("play_refusal_is_shown_in_red", refused_px >= 40, || format!("{refused_px} px of refusal red")));
+    }
+    // The Open window loads a saved game as well as a scenario: open step 3's save in a fresh
+    // window (as from Open…) and save it again: the same actions, the same table.
+    let reopened = dir.join("play-5-open.ron");
+    let _ = std::fs::remove_file(&reopened);
+    let step3 = dir.join("play-3-fire-charge.ron");
+    let commands = format!("save:{}", reopened.display());
+    let png = dir.join("play-5-open.png");
+    let opened = play_screenshot(display, &png, &[("OTP_OPEN", step3.to_str().unwrap_or_default()), ("OTP_COMMANDS", commands.as_str())]);
+    let again = std::fs::read_to_string(&reopened).ok().and_then(|t| Save::parse(&t, "play-5-open.ron").ok());
+    out.push(check("play_open_window_loads_a_save", opened.is_ok() && again.is_some() && again.as_ref().map(|s| &s.actions) == saves[2].as_ref().map(|s| &s.actions), || format!("{:?}; reopened actions {:?}", opened.err(), again.map(|s| s.actions.len()))));
+    out.push(check("play_log_export_follows_undo", logs[3].lines().filter(|l| l.starts_with("Turn ")).count() < logs[2].lines().filter(|l| l.starts_with("Turn ")).count(), || "the undone action is still in the log".into()));
+    out
 }
 
 /// Run `otp play --screenshot`, returning its stdout.
@@ -297,6 +473,7 @@ fn main() -> ExitCode {
     let _ = std::fs::remove_file(&bad);
 
     checks.extend(overlay_checks(&display, &dir));
+    checks.extend(play_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());
     drop(_server);
 

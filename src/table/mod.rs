@@ -12,6 +12,7 @@
 
 pub mod arc;
 pub mod aspect;
+pub mod contact;
 pub mod fire;
 pub mod footprint;
 pub mod geom;

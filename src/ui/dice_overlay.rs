@@ -1,5 +1,767 @@
-//! (being written)
+//! The dice overlay: after every action whose report threw dice (fire, morale, closure, melee,
+//! commander casualties, special moves, rebuilds…), a panel over the table's lower right shows
+//! the report in the order the action met it, grouped by step, each line with its rule:
+//! every die drawn as its face (D10 0–9, 2D10 as tens | units, averaging dice 2,3,3,4,4,5) after
+//! a short roll, the modifiers with their values, each chart read as a small table with the row
+//! and column read highlighted (the FIRE COMBAT chart's neighbourhood of the cell in full), the
+//! outcome in bold and the changes. It stays until closed (✖ or Esc) or the next report.
+//! The units the changes name get a pulsing ring on the table for 1.5 s.
+//!
+//! Presets and settings (read at start):
+//! - `OTP_SHOW_REPORT=1`: show the overlay for the game's last report (`otp play SAVE.ron`);
+//!   `OTP_SHOW_REPORT=melee` (a step's heading) also scrolls the overlay to that step.
+//! - `OTP_NO_ANIMATION=1`: no rolling faces and no fading ring; screenshots never animate.
 
 use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use egui::{Color32, RichText};
 
-pub(super) fn plugin(_app: &mut App) {}
+use super::camera::View;
+use super::session::{Applied, Session};
+use super::table_view::Troops;
+use super::{RunOptions, UiSet, fonts_ready};
+use crate::rules::otp::charts::{Charts, FireResult};
+use crate::rules::otp::dice::{AD_FACES, DiceKind, Roll};
+use crate::rules::otp::engine::{Action, ChartRead, Report};
+use crate::scenario::model::{Arm, GunSize};
+
+/// How long the dice roll before showing their faces, seconds.
+const ROLL_SECONDS: f64 = 0.5;
+/// How long a changed unit's ring pulses, seconds.
+const PULSE_SECONDS: f64 = 1.5;
+
+/// A chart read as a small table: column and row labels, the cells, and the one read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Grid {
+    /// What the columns and rows count (`figures firing`, `modified D10`).
+    pub column_axis: String,
+    pub row_axis: String,
+    pub columns: Vec<String>,
+    /// Row label and its cells.
+    pub rows: Vec<(String, Vec<String>)>,
+    /// (row, column) of the cell read, indices into `rows` and `columns`.
+    pub hit: (usize, usize),
+}
+
+/// One line of the overlay, in the order the action met it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Row {
+    /// A new step of the action (fire, closure, melee, retreat…), named from its rule.
+    Step(String),
+    Die { purpose: String, rule: String, roll: Roll },
+    Modifier { name: String, value: i32, rule: String },
+    Chart { read: ChartRead, grid: Grid },
+    Note { text: String, rule: String },
+    /// 9.8: each side's melee values (unit, value), side by side.
+    Values { attacker: Vec<(String, String)>, defender: Vec<(String, String)> },
+    Outcome(String),
+    Change { text: String, rule: String },
+}
+
+/// A die, modifier, chart read or note of a report, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    Die(usize),
+    Modifier(usize),
+    Chart(usize),
+    Note(usize),
+}
+
+/// The order the action met its dice, modifiers, charts and notes. `Report` keeps it privately
+/// and shows it in its plain-words form, one item a line, so it is read back from there; any
+/// item the words do not account for follows in list order.
+fn met_order(report: &Report) -> Vec<Item> {
+    let text = report.to_string();
+    let (mut d, mut m, mut c, mut n) = (0, 0, 0, 0);
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("  die ") && d < report.dice.len() {
+            out.push(Item::Die(d));
+            d += 1;
+        } else if line.starts_with("  modifier ") && m < report.modifiers.len() {
+            out.push(Item::Modifier(m));
+            m += 1;
+        } else if line.starts_with("  chart ") && c < report.charts.len() {
+            out.push(Item::Chart(c));
+            c += 1;
+        } else if line.starts_with("  - ") && n < report.notes.len() {
+            out.push(Item::Note(n));
+            n += 1;
+        }
+    }
+    out.extend((d..report.dice.len()).map(Item::Die));
+    out.extend((m..report.modifiers.len()).map(Item::Modifier));
+    out.extend((c..report.charts.len()).map(Item::Chart));
+    out.extend((n..report.notes.len()).map(Item::Note));
+    out
+}
+
+/// The step of an action a rule section belongs to, for the overlay's headings.
+pub(crate) fn step(rule: &str) -> String {
+    let first = rule.split(|c: char| !(c.is_ascii_digit() || c == '.')).find(|s| !s.is_empty()).unwrap_or("");
+    let mut parts = first.split('.').map(|x| x.parse::<u32>().ok());
+    let (major, minor) = (parts.next().flatten(), parts.next().flatten());
+    let name = match (major, minor) {
+        (Some(8), Some(7)) => "Visibility in woods",
+        (Some(8), Some(16)) | (Some(9), Some(11)) | (Some(10), Some(5)) => "Commander casualty",
+        (Some(8), _) => "Fire",
+        (Some(9), Some(0 | 1)) => "Closure",
+        (Some(9), Some(2)) => "Failure to close",
+        (Some(9), Some(3)) => "Firefight",
+        (Some(9), Some(4)) => "Reaction",
+        (Some(9), Some(5)) => "Countercharge",
+        (Some(9), Some(6)) => "CV roll",
+        (Some(9), Some(7)) => "Closing fire",
+        (Some(9), _) => "Melee",
+        (Some(6), Some(6)) => "Disordering terrain",
+        (Some(6), Some(8)) => "Special move",
+        (Some(6), Some(9)) => "Cavalry charge",
+        (Some(6), Some(10)) => "Bonus move",
+        (Some(6), Some(11 | 14)) => "Retreat",
+        (Some(6), _) => "Movement",
+        (Some(10), _) => "Morale",
+        (Some(4), Some(4)) | (Some(11), _) => "Rebuilding",
+        (Some(2), _) | (Some(4), Some(2)) => "Commander values",
+        (Some(7), _) => "Artillery",
+        (Some(3), _) => "Operation",
+        (Some(5), _) => "Formation",
+        _ => return if first.is_empty() { "Rules".into() } else { format!("OTP {first}") },
+    };
+    name.to_string()
+}
+
+/// The gun size of the artillery that fired in `report`, for the canister columns.
+fn gun_of(report: &Report, game: Option<&crate::rules::otp::engine::Game>) -> Option<GunSize> {
+    let game = game?;
+    let name = match &report.action {
+        Action::Fire { unit, .. } => unit.clone(),
+        Action::Charge { target, .. } | Action::ChargeWith { target, .. } => target.clone(),
+        _ => return None,
+    };
+    match game.unit_entity(&name).map(|e| game.unit(e).arm) {
+        Some(Arm::Artillery { gun, .. }) => Some(gun),
+        _ => None,
+    }
+}
+
+/// The cells of a FIRE COMBAT read around the cell, or a one-cell table of any other chart.
+fn grid(read: &ChartRead, charts: &Charts, gun: Option<GunSize>) -> Grid {
+    let single = || Grid { column_axis: String::new(), row_axis: String::new(), columns: vec![read.column.clone()], rows: vec![(read.row.clone(), vec![read.result.clone()])], hit: (0, 0) };
+    if read.chart != "FIRE COMBAT" {
+        return single();
+    }
+    let mut words = read.column.split_whitespace();
+    let (Some(family), Some(Ok(col))) = (words.next(), words.next().map(str::parse::<u32>)) else { return single() };
+    let Ok(row) = read.row.trim().parse::<i32>() else { return single() };
+    let chart = &charts.fire;
+    let cells = |r: &crate::rules::otp::charts::fire::FireRow| -> Option<Vec<FireResult>> {
+        Some(match (family, gun) {
+            ("small_arms", _) => r.small_arms.0.clone(),
+            ("ball", _) => r.ball.0.clone(),
+            ("canister", Some(g)) => r.canister(g).0.clone(),
+            _ => return None,
+        })
+    };
+    let Some(width) = chart.rows.first().and_then(cells).map(|c| c.len()) else { return single() };
+    if col == 0 || col as usize > width {
+        return single();
+    }
+    let Some(ri) = chart.rows.iter().position(|r| r.roll == row) else { return single() };
+    let span = |at: usize, len: usize, each: usize| {
+        let lo = at.saturating_sub(each).min(len.saturating_sub(2 * each + 1));
+        lo..(lo + 2 * each + 1).min(len)
+    };
+    let cols = span(col as usize - 1, width, 3);
+    let rows = span(ri, chart.rows.len(), 2);
+    let out_rows: Vec<(String, Vec<String>)> = chart.rows[rows.clone()]
+        .iter()
+        .map(|r| (r.roll.to_string(), cells(r).map(|c| c[cols.clone()].iter().map(|x| x.to_string()).collect()).unwrap_or_default()))
+        .collect();
+    let column_axis = match family {
+        "small_arms" => "figures firing".to_string(),
+        "ball" => "guns firing ball".to_string(),
+        _ => format!("{} guns, canister", gun.map(|g| format!("{g:?}").to_lowercase()).unwrap_or_default()),
+    };
+    Grid {
+        column_axis,
+        row_axis: "modified D10".into(),
+        columns: cols.clone().map(|c| (c + 1).to_string()).collect(),
+        rows: out_rows,
+        hit: (ri - rows.start, col as usize - 1 - cols.start),
+    }
+}
+
+/// The overlay's lines for a report: every die, modifier, chart cell and note in the order met,
+/// under a heading for each step, then the outcome and the changes.
+pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize>) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for item in met_order(report) {
+        let rule = match item {
+            Item::Die(i) => &report.dice[i].rule,
+            Item::Modifier(i) => &report.modifiers[i].rule,
+            Item::Chart(_) => "",
+            Item::Note(i) => &report.notes[i].rule,
+        };
+        // A chart read belongs to the step of the die before it.
+        // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
+        if !rule.is_empty() && !(rule.starts_with("9.6") && !current.is_empty()) {
+            let s = step(rule);
+            if s != current {
+                out.push(Row::Step(s.clone()));
+                current = s;
+            }
+        }
+        out.push(match item {
+            Item::Die(i) => {
+                let d = &report.dice[i];
+                Row::Die { purpose: d.purpose.clone(), rule: d.rule.clone(), roll: d.roll.clone() }
+            }
+            Item::Modifier(i) => {
+                let m = &report.modifiers[i];
+                Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
+            }
+            Item::Chart(i) => Row::Chart { read: report.charts[i].clone(), grid: grid(&report.charts[i], charts, gun) },
+            Item::Note(i) => {
+                let n = &report.notes[i];
+                Row::Note { text: n.text.clone(), rule: n.rule.clone() }
+            }
+        });
+    }
+    // 9.8: both sides' melee values side by side, after the last of them.
+    let attacker = match &report.action {
+        Action::Charge { unit, .. } | Action::ChargeWith { unit, .. } => Some(unit.as_str()),
+        _ => None,
+    };
+    let values: Vec<(usize, String, String)> = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            Row::Note { text, .. } => {
+                let (name, rest) = text.split_once(": ")?;
+                let value = rest.rsplit_once("= melee value ")?.1;
+                Some((i, name.to_string(), value.trim().to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    if let (Some(a), Some(&(last, ..))) = (attacker, values.last()) {
+        let (mine, theirs): (Vec<_>, Vec<_>) = values.iter().map(|(_, n, v)| (n.clone(), v.clone())).partition(|(n, _)| n == a);
+        out.insert(last + 1, Row::Values { attacker: mine, defender: theirs });
+    }
+    if !report.outcome.is_empty() {
+        out.push(Row::Outcome(report.outcome.clone()));
+    }
+    if !report.changes.is_empty() {
+        out.push(Row::Step("Changes".into()));
+        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: c.rule.clone() }));
+    }
+    out
+}
+
+/// The units a report's changes name (whole names; a name inside a longer one that was also
+/// named does not count on its own).
+pub(crate) fn units_named(report: &Report, names: &[String]) -> Vec<String> {
+    let mut sorted: Vec<&String> = names.iter().filter(|n| !n.is_empty()).collect();
+    sorted.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let mut found = Vec::new();
+    for c in &report.changes {
+        let mut text = c.text.clone();
+        for n in &sorted {
+            if text.contains(n.as_str()) {
+                if !found.contains(*n) {
+                    found.push((*n).clone());
+                }
+                text = text.replace(n.as_str(), "\u{1}");
+            }
+        }
+    }
+    found
+}
+
+/// The overlay's state.
+#[derive(Resource, Default)]
+pub(crate) struct DiceOverlay {
+    pub report: Option<Report>,
+    /// The egui time it opened (None: not drawn yet).
+    opened_at: Option<f64>,
+    /// Units to ring, and the egui time the rings started (None: start at the next frame).
+    pulses: Vec<String>,
+    pulse_at: Option<f64>,
+    /// Cached rows for the report shown.
+    rows: Vec<Row>,
+    /// No rolling faces, no fading ring (OTP_NO_ANIMATION, screenshots).
+    still: bool,
+    /// A step to scroll to (`OTP_SHOW_REPORT=melee`), for the first frames only.
+    scroll_to: Option<(String, u8)>,
+}
+
+impl DiceOverlay {
+    fn show(&mut self, report: &Report, session: Option<&Session>, names: &[String]) {
+        self.pulses = units_named(report, names);
+        self.pulse_at = None;
+        if report.dice.is_empty() {
+            return;
+        }
+        let charts = session.map(|s| s.game.charts()).unwrap_or_else(|| Charts::embedded());
+        self.rows = overlay_rows(report, charts, gun_of(report, session.map(|s| &s.game)));
+        self.report = Some(report.clone());
+        self.opened_at = None;
+    }
+
+    pub fn close(&mut self) {
+        self.report = None;
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DiceOverlay>()
+        .add_systems(PostStartup, presets)
+        .add_systems(Update, (take_reports, keyboard.run_if(not(egui_wants_any_keyboard_input)).before(super::fire_orders::keyboard).before(super::unit_sheet::keyboard)))
+        .add_systems(EguiPrimaryContextPass, (pulses.in_set(UiSet::Tools), overlay.in_set(UiSet::Windows)).run_if(fonts_ready));
+}
+
+fn unit_names(session: Option<&Session>) -> Vec<String> {
+    session.map(|s| s.game.units().map(|(_, u)| u.name.clone()).collect()).unwrap_or_default()
+}
+
+fn presets(mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>, options: Option<Res<RunOptions>>) {
+    o.still = std::env::var("OTP_NO_ANIMATION").is_ok_and(|v| v != "0") || options.is_some_and(|o| o.screenshot.is_some());
+    if let Ok(v) = std::env::var("OTP_SHOW_REPORT")
+        && v != "0"
+    {
+        if !matches!(v.as_str(), "1" | "") {
+            o.scroll_to = Some((v.to_lowercase(), 6));
+        }
+        match session.as_ref().and_then(|s| s.last_report.clone()) {
+            Some(r) => {
+                let names = unit_names(session.as_deref());
+                o.show(&r, session.as_deref(), &names);
+            }
+            None => eprintln!("OTP_SHOW_REPORT: the game has no report yet"),
+        }
+    }
+}
+
+fn take_reports(mut applied: MessageReader<Applied>, mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>) {
+    for Applied(report) in applied.read() {
+        let names = unit_names(session.as_deref());
+        o.show(report, session.as_deref(), &names);
+    }
+}
+
+/// Esc closes the overlay first (and goes no further).
+fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, mut o: ResMut<DiceOverlay>) {
+    if o.report.is_some() && keys.just_pressed(KeyCode::Escape) {
+        o.close();
+        keys.clear_just_pressed(KeyCode::Escape);
+    }
+}
+
+/// A small deterministic scramble for the rolling faces.
+fn scramble(t: u64, i: usize, j: usize) -> u64 {
+    let mut x = t.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((i as u64) << 20) ^ (j as u64);
+    x ^= x >> 29;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ (x >> 32)
+}
+
+const INK: Color32 = Color32::from_rgb(30, 28, 24);
+const IVORY: Color32 = Color32::from_rgb(240, 234, 214);
+const HIGHLIGHT: Color32 = Color32::from_rgb(250, 210, 40);
+const RULE: Color32 = Color32::from_rgb(160, 160, 150);
+
+/// One die face: a D10 as a kite, an averaging die as a cube face.
+fn die_face(ui: &mut egui::Ui, kind: DiceKind, face: u8, caption: Option<&str>) {
+    let size = egui::vec2(28.0, 28.0);
+    ui.vertical(|ui| {
+        let (r, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+        let p = ui.painter();
+        match kind {
+            DiceKind::Ad(_) => {
+                p.rect(r.shrink(2.0), 6.0, IVORY, egui::Stroke::new(1.5, INK), egui::StrokeKind::Inside);
+            }
+            _ => {
+                let c = r.center();
+                let pts = vec![egui::pos2(c.x, r.top()), egui::pos2(r.right() - 1.0, c.y - 3.0), egui::pos2(c.x, r.bottom()), egui::pos2(r.left() + 1.0, c.y - 3.0)];
+                p.add(egui::Shape::convex_polygon(pts, Color32::from_rgb(176, 36, 30), egui::Stroke::new(1.5, INK)));
+            }
+        }
+        let colour = if matches!(kind, DiceKind::Ad(_)) { INK } else { Color32::WHITE };
+        p.text(r.center() + egui::vec2(0.0, if matches!(kind, DiceKind::Ad(_)) { 0.0 } else { -2.0 }), egui::Align2::CENTER_CENTER, face.to_string(), egui::FontId::new(16.0, super::paint::table_font_bold()), colour);
+        if let Some(c) = caption {
+            ui.label(RichText::new(c).small().weak());
+        }
+    });
+}
+
+/// A roll's faces (rolling for the first half second), and its total.
+fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
+    ui.horizontal(|ui| {
+        for (j, &real) in roll.faces.iter().enumerate() {
+            let face = match rolling {
+                Some(t) => match roll.kind {
+                    DiceKind::Ad(_) => AD_FACES[(scramble(t, index, j) % 6) as usize],
+                    _ => (scramble(t, index, j) % 10) as u8,
+                },
+                None => real,
+            };
+            let caption = match (roll.kind, j) {
+                (DiceKind::TwoD10, 0) => Some("tens"),
+                (DiceKind::TwoD10, _) => Some("units"),
+                _ => None,
+            };
+            if roll.kind == DiceKind::TwoD10 && j == 1 {
+                ui.label(RichText::new("|").size(20.0).weak());
+            }
+            die_face(ui, roll.kind, face, caption);
+        }
+        if rolling.is_none() {
+            let total = match roll.kind {
+                DiceKind::TwoD10 => format!("= {:02}", roll.total),
+                _ if roll.faces.len() > 1 => format!("= {}", roll.total),
+                _ => String::new(),
+            };
+            if !total.is_empty() {
+                ui.label(RichText::new(total).size(18.0).strong());
+            }
+        }
+    });
+}
+
+/// A chart read: the chart's name and the cell, and the small table with the row, the column
+/// and the cell read highlighted.
+fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &Grid, id: usize) {
+    let source = if read.provenance.is_reconstructed() { " †" } else { "" };
+    let single = g.columns.len() == 1 && g.rows.len() == 1;
+    let head = if single { format!("{}{source}", read.chart) } else { format!("{}: column {}, row {}: {}{source}", read.chart, read.column.replace('_', " "), read.row, read.result) };
+    let r = ui.label(RichText::new(head).strong());
+    r.on_hover_text(read.provenance.to_string());
+    let band = Color32::from_rgba_unmultiplied(250, 210, 40, 40);
+    if single {
+        // One cell of a chart not drawn in full: its column and row labels and the cell read.
+        egui::Grid::new(("chart_cell", id)).spacing([6.0, 2.0]).show(ui, |ui| {
+            ui.label(RichText::new("row \\ column").color(RULE).size(11.0));
+            egui::Frame::NONE.fill(band).inner_margin(egui::Margin::symmetric(6, 1)).show(ui, |ui| {
+                ui.label(RichText::new(&g.columns[0]).strong().color(HIGHLIGHT));
+            });
+            ui.end_row();
+            egui::Frame::NONE.fill(band).inner_margin(egui::Margin::symmetric(6, 1)).show(ui, |ui| {
+                ui.label(RichText::new(&g.rows[0].0).strong().color(HIGHLIGHT));
+            });
+            egui::Frame::NONE.fill(HIGHLIGHT).inner_margin(egui::Margin::symmetric(6, 2)).corner_radius(2.0).show(ui, |ui| {
+                ui.set_max_width(260.0);
+                ui.add(egui::Label::new(RichText::new(&g.rows[0].1[0]).strong().color(INK)).wrap());
+            });
+            ui.end_row();
+        });
+        return;
+    }
+    egui::Frame::NONE.inner_margin(egui::Margin::symmetric(6, 2)).show(ui, |ui| {
+        if !g.column_axis.is_empty() {
+            ui.label(RichText::new(format!("columns: {} · rows: {}", g.column_axis, g.row_axis)).small().weak());
+        }
+        egui::Grid::new(("chart_grid", id)).spacing([0.0, 0.0]).show(ui, |ui| {
+            let cell = |ui: &mut egui::Ui, text: &str, fill: Color32, strong: bool, colour: Color32| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(if g.columns.len() == 1 { 150.0 } else { 32.0 }, 17.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 0.0, fill);
+                let font = if strong { egui::FontId::new(13.5, super::paint::table_font_bold()) } else { egui::FontId::proportional(13.0) };
+                ui.painter().text(r.center(), egui::Align2::CENTER_CENTER, text, font, colour);
+            };
+            cell(ui, "", Color32::TRANSPARENT, false, RULE);
+            for (j, c) in g.columns.iter().enumerate() {
+                let hit = j == g.hit.1;
+                cell(ui, c, if hit { band } else { Color32::TRANSPARENT }, hit, if hit { HIGHLIGHT } else { RULE });
+            }
+            ui.end_row();
+            for (i, (label, cells)) in g.rows.iter().enumerate() {
+                let row_hit = i == g.hit.0;
+                cell(ui, label, if row_hit { band } else { Color32::TRANSPARENT }, row_hit, if row_hit { HIGHLIGHT } else { RULE });
+                for (j, v) in cells.iter().enumerate() {
+                    let hit = row_hit && j == g.hit.1;
+                    let (fill, colour) = if hit {
+                        (HIGHLIGHT, INK)
+                    } else if row_hit || j == g.hit.1 {
+                        (band, Color32::from_gray(235))
+                    } else {
+                        (Color32::from_black_alpha(60), Color32::from_gray(200))
+                    };
+                    cell(ui, v, fill, hit, colour);
+                }
+                ui.end_row();
+            }
+        });
+    });
+}
+
+fn rule_tag(ui: &mut egui::Ui, rule: &str) {
+    if !rule.is_empty() {
+        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+    }
+}
+
+fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let Some(report) = o.report.clone() else { return Ok(()) };
+    if !view.rect.is_positive() {
+        return Ok(());
+    }
+    let now = ctx.input(|i| i.time);
+    let opened = *o.opened_at.get_or_insert(now);
+    let rolling = (!o.still && now - opened < ROLL_SECONDS).then(|| (now * 14.0) as u64);
+    if rolling.is_some() {
+        ctx.request_repaint();
+    }
+    let mut close = false;
+    let scroll_to = match &mut o.scroll_to {
+        Some((step, frames)) if *frames > 0 => {
+            *frames -= 1;
+            Some(step.clone())
+        }
+        _ => None,
+    };
+    // Over the lower right of the table, above the pointer's status line; placed by its top
+    // left from last frame's size, so that a long report can use the table's whole height.
+    let id = egui::Id::new("dice_overlay");
+    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(452.0, 300.0));
+    let at = egui::pos2(view.rect.right() - 10.0 - size.x, (view.rect.bottom() - 40.0 - size.y).max(view.rect.top() + 8.0));
+    egui::Area::new(id)
+        .order(egui::Order::Foreground)
+        .fixed_pos(at)
+        .constrain_to(view.rect)
+        .show(&ctx, |ui| {
+            egui::Frame::window(ui.style()).inner_margin(10.0).show(ui, |ui| {
+                ui.set_width(430.0);
+                ui.spacing_mut().item_spacing.y = 3.0;
+                ui.horizontal_top(|ui| {
+                    let w = ui.available_width() - 34.0;
+                    ui.allocate_ui_with_layout(egui::vec2(w, 0.0), egui::Layout::top_down(egui::Align::Min), |ui| {
+                        ui.add(egui::Label::new(RichText::new(format!("Turn {}: {}", report.turn, report.title)).strong().size(15.0)).wrap());
+                    });
+                    if ui.button("✖").on_hover_text("Close (Esc)").clicked() {
+                        close = true;
+                    }
+                });
+                // The outcome first; then how it came about, in the order met, and the changes.
+                if rolling.is_none() {
+                    if !report.outcome.is_empty() {
+                        ui.label(RichText::new(&report.outcome).strong().size(15.0).color(HIGHLIGHT));
+                    }
+                }
+                ui.separator();
+                let used = ui.min_rect().height();
+                let room = (view.rect.height() - used - 75.0).max(140.0);
+                // The area's room is last frame's size: ask for the height outright.
+                egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
+                    let mut die = 0;
+                    for (k, row) in o.rows.iter().enumerate() {
+                        match row {
+                            Row::Step(s) => {
+                                ui.add_space(4.0);
+                                let r = ui.label(RichText::new(s).strong().color(Color32::from_rgb(236, 228, 200)).size(14.0));
+                                if scroll_to.as_deref() == Some(s.to_lowercase().as_str()) {
+                                    r.scroll_to_me_animation(Some(egui::Align::TOP), egui::style::ScrollAnimation::none());
+                                }
+                            }
+                            Row::Die { purpose, rule, roll } => {
+                                ui.horizontal(|ui| {
+                                    roll_ui(ui, roll, rolling, die);
+                                    ui.horizontal_wrapped(|ui| {
+                                        ui.label(RichText::new(format!("{} for {purpose}", roll.kind)).color(Color32::from_gray(225)));
+                                        rule_tag(ui, rule);
+                                    });
+                                });
+                                die += 1;
+                            }
+                            Row::Modifier { name, value, rule } => {
+                                ui.horizontal(|ui| {
+                                    ui.label(RichText::new(format!("{value:+}")).monospace().strong());
+                                    ui.label(name.replace('_', " "));
+                                    rule_tag(ui, rule);
+                                });
+                            }
+                            Row::Chart { read, grid } => {
+                                if rolling.is_none() {
+                                    chart_ui(ui, read, grid, k);
+                                }
+                            }
+                            Row::Note { text, rule } => {
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(RichText::new(text).color(Color32::from_gray(210)).size(12.5));
+                                    rule_tag(ui, rule);
+                                });
+                            }
+                            Row::Values { attacker, defender } => {
+                                egui::Frame::NONE.fill(Color32::from_black_alpha(60)).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+                                    ui.columns(2, |cols| {
+                                        for (col, (title, side)) in cols.iter_mut().zip([("Attacker", attacker), ("Defender", defender)]) {
+                                            let total: u32 = side.iter().filter_map(|(_, v)| v.parse::<u32>().ok()).sum();
+                                            col.label(RichText::new(format!("{title}: {total}")).strong().size(14.0));
+                                            for (n, v) in side {
+                                                col.label(RichText::new(format!("{n}: {v}")).size(12.5));
+                                            }
+                                        }
+                                    });
+                                    ui.label(RichText::new("melee values (OTP 9.8): each side adds a D10").color(RULE).size(11.5));
+                                });
+                            }
+                            // Shown at the top.
+                            Row::Outcome(_) => {}
+                            Row::Change { text, rule } => {
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(RichText::new(format!("• {text}")).color(Color32::from_rgb(255, 170, 150)).size(13.0));
+                                    rule_tag(ui, rule);
+                                });
+                            }
+                        }
+                    }
+                });
+            });
+        });
+    if close {
+        o.close();
+    }
+    Ok(())
+}
+
+/// Rings around the units a report's changes name, widening and fading for 1.5 s.
+fn pulses(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, troops: Res<Troops>) -> Result {
+    if o.pulses.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    let now = ctx.input(|i| i.time);
+    let start = *o.pulse_at.get_or_insert(now);
+    let elapsed = (now - start) / PULSE_SECONDS;
+    if elapsed >= 1.0 {
+        o.pulses.clear();
+        return Ok(());
+    }
+    // Without animation the ring stands still for its time.
+    let phase = if o.still { 0.3 } else { elapsed };
+    ctx.request_repaint();
+    let painter = egui::Painter::new(ctx.clone(), egui::LayerId::background(), view.rect);
+    let alpha = (255.0 * (1.0 - phase)) as u8;
+    for name in &o.pulses {
+        let Some(g) = troops.0.iter().find(|g| &g.name == name).filter(|g| !g.stands.is_empty()) else { continue };
+        let centre = g.stands.iter().map(|s| s.centre).sum::<Vec2>() / g.stands.len() as f32;
+        let reach = g.stands.iter().flat_map(|s| s.corners()).map(|c| c.distance(centre)).fold(0.0, f32::max);
+        let r = (reach + 0.4) * view.ppi * (1.0 + 0.35 * phase as f32) + 6.0;
+        let at = view.to_screen(centre);
+        painter.circle_stroke(at, r, egui::Stroke::new(5.0, Color32::from_black_alpha(alpha / 2)));
+        painter.circle_stroke(at, r, egui::Stroke::new(3.0, Color32::from_rgba_unmultiplied(250, 210, 40, alpha)));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::otp::charts::Source;
+    use crate::rules::otp::dice::Dice;
+    use crate::rules::otp::engine::testing::{activate, ok, teaching};
+    use crate::table::movement::MoveStep;
+
+    fn kinds(rows: &[Row]) -> Vec<String> {
+        rows.iter()
+            .map(|r| match r {
+                Row::Step(s) => format!("step {s}"),
+                Row::Die { rule, .. } => format!("die {rule}"),
+                Row::Modifier { name, .. } => format!("mod {name}"),
+                Row::Chart { read, .. } => format!("chart {}", read.chart),
+                Row::Note { rule, .. } => format!("note {rule}"),
+                Row::Outcome(_) => "outcome".into(),
+                Row::Values { .. } => "values".into(),
+                Row::Change { rule, .. } => format!("change {rule}"),
+            })
+            .collect()
+    }
+
+    // The overlay lists a report's dice, modifiers, chart cells and notes in the order the action
+    // met them, under a heading a step (by rule), then the outcome and the changes.
+    #[test]
+    fn rows_follow_the_report_in_order() {
+        let mut dice = Dice::new(1);
+        let text = Source::Text { section: "9.1".into() };
+        let mut r = Report::new(2, &Action::Charge { unit: "A".into(), target: "B".into() }, "A charges B (9.0)");
+        r.modifier("9.1", "uphill", 1);
+        r.die("9.1", "closure of A", &dice.d10());
+        r.chart("CLOSURE", "CV 5", "4", "closes", &text);
+        r.note("9.4", "B reacts to the charge");
+        r.modifier("9.6", "disordered", 2);
+        r.note("9.7", "B fires at A as it closes");
+        r.die("8.1", "fire of B at A", &dice.d10());
+        r.chart("FIRE COMBAT", "small_arms 6", "5", "1", &text);
+        r.note("9.8", "A: 4 figures x CV 5 = melee value 20");
+        r.note("9.8", "B: 3 figures x CV 4 = melee value 12");
+        r.die("9.8", "melee: A", &dice.d10());
+        r.die("9.8", "melee: B", &dice.d10());
+        r.outcome = "A wins".into();
+        r.change("9.8", "B: retreats 1 full move");
+        let rows = overlay_rows(&r, Charts::embedded(), None);
+        assert_eq!(
+            kinds(&rows),
+            [
+                "step Closure", "mod uphill", "die 9.1", "chart CLOSURE", "step Reaction", "note 9.4", "mod disordered", "step Closing fire", "note 9.7", "step Fire", "die 8.1", "chart FIRE COMBAT", "step Melee", "note 9.8", "note 9.8", "values", "die 9.8", "die 9.8", "outcome",
+                "step Changes", "change 9.8"
+            ]
+        );
+        // 9.8: the melee values side by side, the charger's on the left.
+        assert!(rows.contains(&Row::Values { attacker: vec![("A".into(), "20".into())], defender: vec![("B".into(), "12".into())] }));
+        // The FIRE COMBAT cell read is the highlighted one, in its row and column.
+        let Some(Row::Chart { grid, .. }) = rows.iter().find(|x| matches!(x, Row::Chart { read, .. } if read.chart == "FIRE COMBAT")) else { panic!() };
+        let (i, j) = grid.hit;
+        assert_eq!((grid.rows[i].0.as_str(), grid.columns[j].as_str()), ("5", "6"));
+        let expect = Charts::embedded().fire.small_arms(6, 5).to_string();
+        assert_eq!(grid.rows[i].1[j], expect, "the chart's own cell");
+        // Any other chart: one cell, its row and column as read.
+        let Some(Row::Chart { grid, .. }) = rows.iter().find(|x| matches!(x, Row::Chart { read, .. } if read.chart == "CLOSURE")) else { panic!() };
+        assert_eq!((grid.columns.clone(), grid.rows.clone(), grid.hit), (vec!["CV 5".to_string()], vec![("4".to_string(), vec!["closes".to_string()])], (0, 0)));
+    }
+
+    // OTP 8.1, 8.2: a real fire report: every die, modifier and chart cell appears once, in order.
+    #[test]
+    fn a_fire_report_in_full() {
+        let mut g = teaching(5);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
+        let r = ok(&mut g, Action::fire("Delaware Light Infantry", "71st Light Company"));
+        let rows = overlay_rows(&r, g.charts(), None);
+        let dice: Vec<&Roll> = rows.iter().filter_map(|x| if let Row::Die { roll, .. } = x { Some(roll) } else { None }).collect();
+        assert_eq!(dice, r.dice.iter().map(|d| &d.roll).collect::<Vec<_>>());
+        let mods: Vec<(String, i32)> = rows.iter().filter_map(|x| if let Row::Modifier { name, value, .. } = x { Some((name.clone(), *value)) } else { None }).collect();
+        assert_eq!(mods, r.modifiers.iter().map(|m| (m.name.clone(), m.value)).collect::<Vec<_>>());
+        let charts: Vec<&ChartRead> = rows.iter().filter_map(|x| if let Row::Chart { read, .. } = x { Some(read) } else { None }).collect();
+        assert_eq!(charts, r.charts.iter().collect::<Vec<_>>());
+        // The modifiers come before the die, the die before the cell (8.1).
+        let k = kinds(&rows);
+        let die = k.iter().position(|x| x == "die 8.1").unwrap();
+        let cell = k.iter().position(|x| x == "chart FIRE COMBAT").unwrap();
+        assert!(die < cell && k.iter().position(|x| x.starts_with("mod ")).is_none_or(|m| m < die), "{k:?}");
+        for x in &rows {
+            if let Row::Chart { read, grid } = x {
+                assert_eq!(grid.rows[grid.hit.0].1[grid.hit.1], read.result, "{read:?}");
+            }
+        }
+        assert_eq!(rows.iter().filter(|x| matches!(x, Row::Change { .. })).count(), r.changes.len());
+    }
+
+    #[test]
+    fn steps_and_named_units() {
+        assert_eq!(step("8.11"), "Fire");
+        assert_eq!(step("8.16"), "Commander casualty");
+        assert_eq!(step("9.12"), "Melee");
+        assert_eq!(step("3.1 2"), "Operation");
+        assert_eq!(step("10.2"), "Morale");
+        let mut r = Report::new(1, &Action::EndTurn, "x");
+        r.change("8.2", "2nd Maryland: 1 kill (8.2); 11 figure(s) left");
+        r.change("10.1", "Maryland gets a Morale Marker");
+        let names = ["Maryland".to_string(), "2nd Maryland".to_string(), "Guns".to_string()];
+        assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string(), "Maryland".to_string()]);
+        let mut r = Report::new(1, &Action::EndTurn, "x");
+        r.change("8.2", "2nd Maryland: 1 kill");
+        assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string()], "a name inside a longer one named does not count");
+    }
+}

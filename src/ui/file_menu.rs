@@ -1,4 +1,4 @@
-//! Open another scenario or a saved game: a path field and a Load button. A file that does not load leaves the
+//! Open another scenario or a saved game: a path field and a Load button; and "Save as…". A file that does not load leaves the
 //! table as it was and shows every problem (`file:line:col: message`) in a red window.
 
 use std::path::{Path, PathBuf};
@@ -9,6 +9,7 @@ use egui::{Color32, RichText};
 
 use super::UiSet;
 use super::camera::View;
+use super::log::GameLog;
 use super::ruler::Ruler;
 use super::table_view::Selection;
 use super::session::{self, Opening};
@@ -22,8 +23,64 @@ pub(crate) struct OpenDialog {
     pub error: Option<(String, String)>,
 }
 
+/// "Save as…": where to write the game (Ctrl+S asks here when the game has no file yet).
+#[derive(Resource, Clone, Debug, Default)]
+pub(crate) struct SaveDialog {
+    pub open: bool,
+    pub path: String,
+    /// Put the keyboard in the path field on the next frame.
+    focus: bool,
+}
+
+impl SaveDialog {
+    /// Open it on the game's file, or `otp-save-<scenario>.ron` in the working folder.
+    pub fn show(&mut self, session: &session::Session) {
+        self.path = match &session.save_path {
+            Some(p) => p.display().to_string(),
+            None => {
+                let log = super::log::export_path(None, &session.game.scenario().name);
+                log.display().to_string().replacen("otp-log-", "otp-save-", 1).replace(".txt", ".ron")
+            }
+        };
+        self.open = true;
+        self.focus = true;
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<OpenDialog>().add_systems(EguiPrimaryContextPass, (open_window, error_window).in_set(UiSet::Windows));
+    app.init_resource::<OpenDialog>().init_resource::<SaveDialog>().add_systems(EguiPrimaryContextPass, (open_window, save_window, error_window).in_set(UiSet::Windows));
+}
+
+fn save_window(mut contexts: EguiContexts, mut dialog: ResMut<SaveDialog>, mut commands: MessageWriter<session::SessionCommand>) -> Result {
+    if !dialog.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut save: Option<PathBuf> = None;
+    egui::Window::new("Save the game as").open(&mut open).collapsible(false).resizable(false).default_pos(ctx.content_rect().left_top() + egui::vec2(300.0, 50.0)).show(ctx, |ui| {
+        ui.label("Saved game file (.ron): the scenario, the seed and every action; `otp play FILE` goes on with it.");
+        ui.horizontal(|ui| {
+            let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("games/my-game.ron"));
+            if dialog.focus {
+                field.request_focus();
+                dialog.focus = false;
+            }
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let ok = !dialog.path.trim().is_empty();
+            if (ui.add_enabled(ok, egui::Button::new("Save")).clicked() || enter) && ok {
+                save = Some(PathBuf::from(dialog.path.trim()));
+            }
+        });
+    });
+    if let Some(path) = save {
+        commands.write(session::SessionCommand::Save(path));
+        open = false;
+    }
+    if !open {
+        dialog.open = false;
+    }
+    Ok(())
 }
 
 /// Load a scenario file in place of the current one. On any problem the world is untouched and
@@ -39,6 +96,9 @@ pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String
     }
     if let Some(mut r) = world.get_resource_mut::<Ruler>() {
         r.clear();
+    }
+    if let Some(mut log) = world.get_resource_mut::<GameLog>() {
+        log.clear();
     }
     Ok(())
 }
@@ -59,9 +119,10 @@ pub(crate) fn request_open(commands: &mut Commands, path: PathBuf) {
     });
 }
 
-/// Scenario files near at hand: `scenarios/` under the working folder and the current file's folder.
+/// Scenarios and saved games near at hand: `scenarios/` and the working folder, and the current
+/// file's folder.
 fn nearby_scenarios(current: &str) -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from("scenarios")];
+    let mut dirs = vec![PathBuf::from("scenarios"), PathBuf::from(".")];
     if let Some(parent) = Path::new(current).parent().filter(|p| !p.as_os_str().is_empty()) {
         dirs.push(parent.to_path_buf());
     }
@@ -91,10 +152,10 @@ fn open_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>, battl
     }
     let mut open = true;
     let mut load: Option<PathBuf> = None;
-    egui::Window::new("Open scenario").open(&mut open).collapsible(false).resizable(false).default_pos(ctx.content_rect().left_top() + egui::vec2(260.0, 50.0)).show(ctx, |ui| {
-        ui.label("Scenario file (.ron):");
+    egui::Window::new("Open a scenario or a saved game").open(&mut open).collapsible(false).resizable(false).default_pos(ctx.content_rect().left_top() + egui::vec2(260.0, 50.0)).show(ctx, |ui| {
+        ui.label("Scenario or saved game (.ron):");
         ui.horizontal(|ui| {
-            let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("scenarios/my-battle.ron"));
+            let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("scenarios/my-battle.ron or a saved game"));
             // Typing goes to the path as soon as the window opens, not to the table's shortcuts.
             if just_opened {
                 field.request_focus();
@@ -162,12 +223,18 @@ mod tests {
     use super::*;
     use crate::scenario::spawn::spawn_scenario;
 
+    /// The table's entities (resources are entities too, and opening a game adds the session's).
+    fn table_entities(world: &mut World) -> usize {
+        use crate::scenario::spawn::{Brigade, Commander, SideInfo, Stand, Unit};
+        world.query_filtered::<Entity, Or<(With<SideInfo>, With<Brigade>, With<Commander>, With<Unit>, With<Stand>)>>().iter(world).count()
+    }
+
     #[test]
     fn a_bad_file_changes_nothing_and_says_why() {
         let mut world = World::new();
         let scenario = crate::scenario::default_scenario();
         spawn_scenario(&mut world, &scenario, "teaching");
-        let before = world.entities().count_spawned();
+        let before = table_entities(&mut world);
         let dir = std::env::temp_dir().join(format!("otp-ui-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bad = dir.join("bad.ron");
@@ -176,14 +243,14 @@ mod tests {
         assert!(err.contains("bad.ron:"), "{err}");
         let err = open_in_world(&mut world, &dir.join("missing.ron")).unwrap_err();
         assert!(err.contains("missing.ron"), "{err}");
-        assert_eq!(world.entities().count_spawned(), before);
+        assert_eq!(table_entities(&mut world), before);
         assert_eq!(world.resource::<Battlefield>().source, "teaching");
         // A good file replaces the scenario.
         let good = dir.join("good.ron");
         std::fs::write(&good, crate::scenario::DEFAULT_SCENARIO).unwrap();
         open_in_world(&mut world, &good).unwrap();
         assert_eq!(world.resource::<Battlefield>().source, good.display().to_string());
-        assert_eq!(world.entities().count_spawned(), before);
+        assert_eq!(table_entities(&mut world), before, "the old table is gone, the new one in its place");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -5,28 +5,50 @@
 //! - `OTP_SELECT="23rd Foot"`: select that unit (its sheet shows).
 //! - `OTP_RULER="x1,y1,x2,y2"`: the ruler on, from (x1, y1) to (x2, y2) in table inches.
 //! - `OTP_VIEW="cx,cy,ppi"`: centre the view on (cx, cy) inches at ppi screen points an inch.
-//! - `OTP_HELP=1`: the help window open.
+//! - `OTP_HELP=1`: the help window open (`OTP_HELP=legend`: on its legend, shortcuts folded).
 //! - `OTP_OPEN=path`: open that file as from the Open window (a bad file shows its errors).
 //! - `OTP_HOVER="x,y"`: show the tooltip of whatever is at (x, y) inches (screenshots only).
 //! - `OTP_OVERLAYS="arcs,enfilade,sight,movement"`: turn teaching overlays on (also `all`, `ball`).
 //! - `OTP_CURSOR="x,y"`: the pointer at (x, y) inches, as `OTP_HOVER`: the sight overlay's target.
 //! - `OTP_DRAG="x1,y1,x2,y2[,x3,y3…][,shift]"`: drag the selected unit from the first point
 //!   through the others and release (Movement overlay); `shift` for a side step.
+//! - `OTP_ORDERS="[StartGame, DrawChit, Fire(unit: \"A\", target: \"B\")]"`: engine actions (RON, as in
+//!   a save) sent one a frame as `Order` messages, the path the mouse and panels use: a refused one
+//!   is shown refused, in the log.
+//! - `OTP_COMMANDS="undo,save:PATH,export:PATH,restart,load:PATH,ask:save"`: after the orders, one a
+//!   frame: session commands (`export` writes the log as text; `ask:save|new|open` opens the
+//!   toolbar's Save as…, New game or Open window).
+//! - `OTP_MOUSE_DRAG="x1,y1,x2,y2,frames"`: press the left button at (x1, y1) inches, move to
+//!   (x2, y2) over `frames` frames and release, as window pointer events (so egui, the table and
+//!   the overlays see a real drag); prints the frame times while dragging (mean, p95, max).
+//!
+//! With any of the last three the screenshot waits until they are done.
+//! - `OTP_MSAA=off`: the camera without multisampling (a frame-time experiment, docs/performance.md).
+//! - `OTP_LOG=collapsed` or `brief`: the log panel folded, or without dice and modifiers (log.rs).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use bevy::input::ButtonState;
+use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 
 use super::camera::View;
-use super::file_menu;
+use super::file_menu::{self, OpenDialog, SaveDialog};
+use super::log::{self, GameLog};
+use super::session::{Order, Session, SessionCommand};
 use super::overlays::{MoveDrag, Overlays};
 use super::ruler::Ruler;
 use super::table_view::{HoverPreset, Selection, TableFrames};
-use super::toolbar::Help;
+use super::toolbar::{ConfirmNew, Help};
 use super::{RunOptions, StartTime};
+use crate::rules::otp::engine::Action;
 use crate::scenario::spawn::Unit;
 
 /// Frames of the table to wait for before the shot: egui's fonts and the first layout settle.
@@ -38,11 +60,218 @@ const MAX_FRAMES_WAITING: u32 = 600;
 struct ShotState {
     requested_at: Option<u32>,
     captured: Arc<AtomicBool>,
+    /// The capture came back all black (the software renderer now and then hands over a frame
+    /// not yet drawn): take it again.
+    blank: Arc<AtomicBool>,
+    retries: u32,
     frames_since_capture: u32,
 }
 
+/// Shots taken again at most, when they come back black.
+const MAX_RETRIES: u32 = 3;
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PostStartup, presets).add_systems(Last, shoot);
+    app.init_resource::<Script>().add_systems(PostStartup, (presets, script_presets)).add_systems(First, |mut s: ResMut<FrameStart>| s.0 = Some(Instant::now()))
+        .init_resource::<FrameStart>()
+        .add_systems(Update, run_script).add_systems(Last, (mouse_drag, shoot).chain());
+}
+
+/// When this frame's update began.
+#[derive(Resource, Default)]
+struct FrameStart(Option<Instant>);
+
+/// What to do at start, a step a frame: orders, then session commands, then a mouse drag.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct Script {
+    orders: VecDeque<Action>,
+    commands: VecDeque<Step>,
+    drag: Option<MouseDrag>,
+    /// Frames since the last step was taken.
+    idle: u32,
+}
+
+#[derive(Clone, Debug)]
+enum Step {
+    Session(SessionCommand),
+    /// Write the log as text here.
+    Export(PathBuf),
+    /// Open one of the toolbar's windows: `save` (Save as…), `new` (the new-game question), `open`.
+    Ask(String),
+}
+
+impl Script {
+    fn busy(&self) -> bool {
+        !self.orders.is_empty() || !self.commands.is_empty() || self.drag.is_some()
+    }
+}
+
+/// A left-button drag in table inches over so many frames, and the frame times seen.
+#[derive(Debug)]
+struct MouseDrag {
+    from: Vec2,
+    to: Vec2,
+    frames: u32,
+    done: u32,
+    last: Option<Instant>,
+    times: Vec<Duration>,
+    /// From `First` to `Last` of each frame: the app's own update (input, egui, the table, the
+    /// panels), without the render, which bevy runs beside the next update.
+    updates: Vec<Duration>,
+}
+
+/// `undo,save:PATH,export:PATH,restart,load:PATH,resume`.
+fn parse_commands(text: &str) -> Result<Vec<Step>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let (verb, arg) = t.split_once(':').map_or((t, None), |(v, a)| (v, Some(PathBuf::from(a.trim()))));
+            match (verb.trim().to_ascii_lowercase().as_str(), arg) {
+                ("undo", None) => Ok(Step::Session(SessionCommand::Undo)),
+                ("restart", None) => Ok(Step::Session(SessionCommand::Restart)),
+                ("resume", None) => Ok(Step::Session(SessionCommand::Resume)),
+                ("save", Some(p)) => Ok(Step::Session(SessionCommand::Save(p))),
+                ("load", Some(p)) => Ok(Step::Session(SessionCommand::Load(p))),
+                ("export", Some(p)) => Ok(Step::Export(p)),
+                ("ask", Some(p)) if ["save", "new", "open"].contains(&p.to_str().unwrap_or_default()) => Ok(Step::Ask(p.display().to_string())),
+                _ => Err(format!("{t:?}: expected undo, restart, resume, save:PATH, load:PATH, export:PATH or ask:save|new|open")),
+            }
+        })
+        .collect()
+}
+
+fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Query<Entity, With<Camera>>) {
+    // Diagnosis of frame time on a software renderer: multisampling off.
+    if std::env::var("OTP_MSAA").is_ok_and(|v| v == "off") {
+        for c in &cameras {
+            commands.entity(c).insert(bevy::render::view::Msaa::Off);
+        }
+    }
+    if let Ok(text) = std::env::var("OTP_ORDERS") {
+        match ron::Options::default().from_str::<Vec<Action>>(&text) {
+            Ok(v) => script.orders = v.into(),
+            Err(e) => eprintln!("OTP_ORDERS: {e}; ignored"),
+        }
+    }
+    if let Ok(text) = std::env::var("OTP_COMMANDS") {
+        match parse_commands(&text) {
+            Ok(v) => script.commands = v.into(),
+            Err(e) => eprintln!("OTP_COMMANDS: {e}; ignored"),
+        }
+    }
+    if let Ok(text) = std::env::var("OTP_MOUSE_DRAG") {
+        let v: Vec<f32> = text.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        if v.len() == 5 && v.iter().all(|x| x.is_finite()) && v[4] >= 1.0 {
+            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new() });
+        } else {
+            eprintln!("OTP_MOUSE_DRAG={text:?}: expected x1,y1,x2,y2,frames; ignored");
+        }
+    }
+}
+
+/// One order or command a frame, once the table is up: the same messages the mouse sends.
+#[allow(clippy::too_many_arguments)]
+fn run_script(
+    mut script: ResMut<Script>,
+    frames: Res<TableFrames>,
+    mut orders: MessageWriter<Order>,
+    mut commands: MessageWriter<SessionCommand>,
+    session: Option<ResMut<Session>>,
+    log: Res<GameLog>,
+    (mut save, mut open, mut confirm): (ResMut<SaveDialog>, ResMut<OpenDialog>, ResMut<ConfirmNew>),
+) {
+    if frames.count < 2 {
+        return;
+    }
+    script.idle += 1;
+    if let Some(action) = script.orders.pop_front() {
+        orders.write(Order(action));
+        script.idle = 0;
+    } else if let Some(step) = script.commands.pop_front() {
+        match step {
+            Step::Session(c) => {
+                commands.write(c);
+            }
+            Step::Export(path) => {
+                if let Some(mut s) = session {
+                    log::export(&mut s, &log, &path);
+                }
+            }
+            Step::Ask(what) => match what.as_str() {
+                "save" => {
+                    if let Some(s) = &session {
+                        save.show(s);
+                    }
+                }
+                "new" => confirm.0 = true,
+                _ => open.open = true,
+            },
+        }
+        script.idle = 0;
+    }
+}
+
+/// Drive `OTP_MOUSE_DRAG` as window pointer events, a step a frame, timing the frames.
+fn mouse_drag(mut script: ResMut<Script>, start: Res<FrameStart>, view: Res<View>, window: Query<Entity, With<PrimaryWindow>>, mut events: MessageWriter<WindowEvent>) {
+    if script.busy_before_drag() {
+        return;
+    }
+    let Some(d) = script.drag.as_mut() else { return };
+    let Ok(window) = window.single() else { return };
+    let now = Instant::now();
+    if let Some(last) = d.last
+        && d.done > 1
+    {
+        d.times.push(now - last);
+        if let Some(s) = start.0 {
+            d.updates.push(now - s);
+        }
+    }
+    d.last = Some(now);
+    let at = |t: f32| {
+        let p = view.to_screen(d.from.lerp(d.to, t));
+        Vec2::new(p.x, p.y)
+    };
+    let mut moved = |p: Vec2| events.write(WindowEvent::CursorMoved(CursorMoved { window, position: p, delta: None }));
+    let button = |state| WindowEvent::MouseButtonInput(MouseButtonInput { button: MouseButton::Left, state, window });
+    match d.done {
+        0 => {
+            moved(at(0.0));
+        }
+        1 => {
+            events.write(button(ButtonState::Pressed));
+        }
+        k if k < d.frames + 2 => {
+            moved(at((k - 1) as f32 / d.frames as f32));
+        }
+        _ => {
+            events.write(button(ButtonState::Released));
+            let mut ms: Vec<f64> = d.times.iter().map(|t| t.as_secs_f64() * 1000.0).collect();
+            ms.sort_by(f64::total_cmp);
+            if !ms.is_empty() {
+                let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+                let p95 = ms[((ms.len() as f64 * 0.95).ceil() as usize).clamp(1, ms.len()) - 1];
+                println!("drag frames: {}, mean {mean:.1} ms, median {:.1} ms, p95 {p95:.1} ms, max {:.1} ms, min {:.1} ms", ms.len(), ms[ms.len() / 2], ms[ms.len() - 1], ms[0]);
+                let mut up: Vec<f64> = d.updates.iter().map(|t| t.as_secs_f64() * 1000.0).collect();
+                up.sort_by(f64::total_cmp);
+                if !up.is_empty() {
+                    let mean = up.iter().sum::<f64>() / up.len() as f64;
+                    println!("  of which the app's update (First to Last): mean {mean:.1} ms, median {:.1} ms, max {:.1} ms", up[up.len() / 2], up[up.len() - 1]);
+                }
+            }
+            script.drag = None;
+            script.idle = 0;
+            return;
+        }
+    }
+    d.done += 1;
+    script.idle = 0;
+}
+
+impl Script {
+    fn busy_before_drag(&self) -> bool {
+        !self.orders.is_empty() || !self.commands.is_empty() || self.idle < 2
+    }
 }
 
 fn numbers(var: &str, n: usize) -> Option<Vec<f32>> {
@@ -113,6 +342,7 @@ fn presets(
     }
     if std::env::var("OTP_HELP").is_ok_and(|v| v != "0") {
         help.open = true;
+        help.legend_first = std::env::var("OTP_HELP").is_ok_and(|v| v == "legend");
     }
     if let Ok(path) = std::env::var("OTP_OPEN") {
         file_menu::request_open(&mut commands, PathBuf::from(path));
@@ -126,9 +356,12 @@ fn shoot(
     frames: Res<TableFrames>,
     mut state: Local<ShotState>,
     mut exit: MessageWriter<AppExit>,
+    script: Res<Script>,
+    view: Res<View>,
 ) {
     let Some(path) = &options.screenshot else { return };
-    if frames.count < FRAMES_BEFORE_SHOT {
+    // After a script, let the last step's outcome be drawn (the panels catch up a frame late).
+    if frames.count < FRAMES_BEFORE_SHOT || (state.requested_at.is_none() && (script.busy() || script.idle < 3)) {
         return;
     }
     let Some(requested) = state.requested_at else {
@@ -136,14 +369,26 @@ fn shoot(
             let _ = std::fs::create_dir_all(dir);
         }
         let _ = std::fs::remove_file(path);
-        let flag = state.captured.clone();
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path.clone()))
-            .observe(move |_: On<ScreenshotCaptured>| flag.store(true, Ordering::SeqCst));
+        let (flag, blank) = (state.captured.clone(), state.blank.clone());
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(move |shot: On<ScreenshotCaptured>| {
+            // The window's background is never black: a frame of nothing but black is not drawn yet.
+            let black = shot.image.data.as_ref().is_none_or(|d| d.chunks(4).all(|p| p.iter().take(3).all(|&c| c == 0)));
+            if black { blank.store(true, Ordering::SeqCst) } else { flag.store(true, Ordering::SeqCst) }
+        });
         state.requested_at = Some(frames.count);
         return;
     };
+    if state.blank.swap(false, Ordering::SeqCst) {
+        state.retries += 1;
+        if state.retries > MAX_RETRIES {
+            eprintln!("the screenshot came back black {} times; giving up", state.retries);
+            exit.write(AppExit::error());
+        } else {
+            eprintln!("the screenshot came back black; taking it again");
+            state.requested_at = None;
+        }
+        return;
+    }
     if state.captured.load(Ordering::SeqCst) {
         // The file is written by the first observer; look one frame later.
         state.frames_since_capture += 1;
@@ -153,6 +398,8 @@ fn shoot(
         let first = frames.first_at.map(|t| t.duration_since(start.0).as_millis()).unwrap_or(0);
         if path.is_file() {
             println!("first frame after {first} ms");
+            // Where the table was on screen, for tests that look at a unit's pixels.
+            println!("view: centre {} {} ppi {} rect {} {} {} {}", view.centre.x, view.centre.y, view.ppi, view.rect.min.x, view.rect.min.y, view.rect.max.x, view.rect.max.y);
             println!("screenshot saved to {} after {} ms", path.display(), start.0.elapsed().as_millis());
             exit.write(AppExit::Success);
         } else {
@@ -176,5 +423,20 @@ mod tests {
         let (p, shift) = drag_points("1,2,3,4,5,6,shift").unwrap();
         assert!(shift && p.len() == 3);
         assert!(drag_points("1,2").is_none() && drag_points("1,2,3").is_none() && drag_points("a,b,c,d").is_none());
+    }
+
+    #[test]
+    fn command_presets_parse_and_a_bad_one_says_what_is_known() {
+        let steps = parse_commands("undo, save:/tmp/a.ron,export:/tmp/log.txt,restart").unwrap();
+        assert!(matches!(steps[0], Step::Session(SessionCommand::Undo)));
+        assert!(matches!(&steps[1], Step::Session(SessionCommand::Save(p)) if p == &PathBuf::from("/tmp/a.ron")));
+        assert!(matches!(&steps[2], Step::Export(p) if p == &PathBuf::from("/tmp/log.txt")));
+        assert!(matches!(steps[3], Step::Session(SessionCommand::Restart)));
+        assert!(parse_commands("save").unwrap_err().contains("save:PATH"));
+        assert!(matches!(&parse_commands("ask:new").unwrap()[..], [Step::Ask(w)] if w == "new"));
+        assert!(parse_commands("ask:everything").is_err());
+        // The orders preset is a save's action list.
+        let v: Vec<Action> = ron::Options::default().from_str(r#"[StartGame, DrawChit, Fire(unit: "A", target: "B")]"#).unwrap();
+        assert_eq!(v[2], Action::fire("A", "B"));
     }
 }

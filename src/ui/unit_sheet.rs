@@ -6,7 +6,10 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
+use super::orders::{OrdersState, commander_ui as orders_ui_commander, orders_ui};
 use super::overlays::{MoveDrag, OverlayCache, Overlays, legend_ui};
+use super::session::{Order, Session};
+use crate::rules::otp::engine::Action;
 use super::paint;
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui};
@@ -20,9 +23,11 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Esc closes the sheet, unless it is clearing a move's ghost first.
-pub(super) fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>, drag: Res<MoveDrag>) {
+pub(super) fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Selection>, drag: Res<MoveDrag>, mut state: ResMut<OrdersState>) {
     if keys.just_pressed(KeyCode::Escape) && !drag.has_ghost() {
         selection.unit = None;
+        state.commander = None;
+        state.special = false;
     }
 }
 
@@ -102,8 +107,50 @@ fn sheet(
     sides: Query<&SideInfo>,
     battlefield: Option<Res<Battlefield>>,
     (mut overlays, cache, drag): (ResMut<Overlays>, Res<OverlayCache>, Res<MoveDrag>),
+    (session, mut state, mut orders): (Option<Res<Session>>, ResMut<OrdersState>, MessageWriter<Order>),
 ) -> Result {
-    let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else { return Ok(()) };
+    let mut sent: Vec<Action> = Vec::new();
+    let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else {
+        // No unit: the picked commander's sheet, if any (6.12).
+        if let (Some(session), Some(c)) = (&session, state.commander.and_then(|c| commanders.get(c).ok())) {
+            let ctx = contexts.ctx_mut()?.clone();
+            let mut root = root_ui(&ctx, "sheet_root", free.0);
+            let colour = sides.iter().find(|s| s.index == c.side).map(|s| s.colour).unwrap_or(SIDE_COLOURS[c.side % SIDE_COLOURS.len()]);
+            let mut close = false;
+            let response = egui::Panel::right("unit_sheet").resizable(true).default_size(320.0).size_range(260.0..=520.0).show(&mut root, |ui| {
+                ui.add_space(6.0);
+                ui.horizontal(|ui| {
+                    let (r, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+                    ui.painter().circle(r.center(), 7.0, paint::rgb(colour), egui::Stroke::new(1.0, Color32::from_gray(15)));
+                    ui.label(RichText::new(&c.name).heading().strong());
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.button(RichText::new("×").size(16.0)).on_hover_text("Put the commander down (Esc)").clicked() {
+                            close = true;
+                        }
+                    });
+                });
+                let role = match c.brigade.and_then(|b| brigades.get(b).ok()) {
+                    Some(b) => format!("Commands {} (chit {})", b.name, b.chit),
+                    None => format!("Commands the {} army", sides.iter().find(|s| s.index == c.side).map(|s| s.name.clone()).unwrap_or_default()),
+                };
+                ui.label(RichText::new(role).weak().italics());
+                egui::Grid::new("commander_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+                    row(ui, "Kind", format!("{:?}", c.kind));
+                    row(ui, "Rating", rating_text(c.rating));
+                    row(ui, "Morale passes used", c.morale_passes_used.to_string());
+                });
+                orders_ui_commander(ui, session, c, &mut state, &mut sent);
+            });
+            free.0.max.x = free.0.max.x.min(response.response.rect.min.x);
+            if close {
+                state.commander = None;
+            }
+            for a in sent {
+                orders.write(Order(a));
+            }
+        }
+        return Ok(());
+    };
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx, "sheet_root", free.0);
     let side = sides.iter().find(|s| s.index == unit.side);
@@ -129,6 +176,9 @@ fn sheet(
                     .id_salt("teaching_overlays")
                     .default_open(true)
                     .show(ui, |ui| legend_ui(ui, &mut overlays, unit, &cache, &drag));
+            }
+            if let Some(session) = &session {
+                orders_ui(ui, session, unit, &mut state, &drag, &cache, &mut sent);
             }
             section(ui, "Unit");
             egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
@@ -221,6 +271,9 @@ fn sheet(
         });
     });
     free.0.max.x = free.0.max.x.min(response.response.rect.min.x);
+    for a in sent {
+        orders.write(Order(a));
+    }
     if let Some(s) = select {
         selection.unit = s;
     }

@@ -4,12 +4,15 @@
 //! The [`Bot`] plays whichever side is phasing, one [`Action`] at a time, and asks the engine
 //! whether each choice is legal before making it (`Game::check_move`, `fire_preview`…), so the
 //! engine should never refuse it: when it does anyway, the bot ends the activation (or the turn)
-//! and counts the refusal. Its choices, in order, for each unit of the phasing brigade:
-//! shed a Morale Marker (a commander's pass when one can reach, else a roll, 10.2–10.4); fire at
-//! the nearest target it may (8.1); change from column to line (or unlimber) near the enemy;
-//! move toward the nearest enemy (or, with none left, the nearest objective), forward or oblique
-//! (6.1, 6.3), shortening the move until the table allows it; else nothing. After the last chit
-//! it tries every rebuild the rules allow (11.0) and ends the turn.
+//! and counts the refusal. First, a unit offered a bonus move (6.10) charges again if that is
+//! worth it. Then, for each unit of the phasing brigade in order: shed a Morale Marker (a
+//! commander's pass when one can reach, else a roll, 10.2–10.4); charge when it is worth it (a
+//! flank or rear attack the melee odds favour, or a front attack with an even chance to close
+//! and the odds in its favour, 9.x); fire at the nearest target it may (8.1); change from column
+//! to line (or unlimber) near the enemy; move toward the nearest enemy (or, with none left, the
+//! nearest objective), forward or oblique (6.1, 6.3), shortening the move until the table allows
+//! it; else nothing. After the last chit it tries every rebuild the rules allow (11.0) and ends
+//! the turn.
 
 use std::io::Write;
 
@@ -18,7 +21,7 @@ use bevy::prelude::Entity;
 use serde::Serialize;
 
 use crate::rules::otp::charts::{ArmClass, Charts};
-use crate::rules::otp::engine::{Action, Game, Phase, Refusal, Removal, Report};
+use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Refusal, Removal, Report};
 use crate::scenario::model::{Arm, Formation, Scenario};
 use crate::scenario::spawn::Brigade;
 use crate::table::fire::{FireOptions, targets};
@@ -61,6 +64,11 @@ impl Bot {
                     self.key = Some((g.turn(), chit));
                     self.handled.clear();
                 }
+                // 6.10: a bonus move won in this activation goes into another charge if one is worth it.
+                let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
+                if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, *e, name)) {
+                    return Some(a);
+                }
                 let units: Vec<(Entity, String)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.chit == chit)).map(|(e, u)| (e, u.name.clone())).collect();
                 for (e, name) in units {
                     if self.handled.contains(&name) || g.unit_turn(e).off_table {
@@ -70,7 +78,7 @@ impl Bot {
                         return Some(a);
                     }
                     self.handled.push(name.clone());
-                    if let Some(a) = fire(g, e, &name).or_else(|| deploy(g, e, &name)).or_else(|| advance(g, e, &name)) {
+                    if let Some(a) = charge(g, e, &name).or_else(|| fire(g, e, &name)).or_else(|| deploy(g, e, &name)).or_else(|| advance(g, e, &name)) {
                         return Some(a);
                     }
                 }
@@ -119,6 +127,37 @@ fn shed_marker(g: &Game, e: Entity, name: &str) -> Option<Action> {
         .find(|how| g.check_removal(name, how).is_ok());
     let how = pass.unwrap_or(Removal::Roll);
     g.check_removal(name, &how).is_ok().then(|| Action::RemoveMarker { unit: name.to_string(), how })
+}
+
+/// Front charges the bot makes: at least this chance to close (9.1)…
+pub const CHARGE_CLOSURE: f64 = 0.5;
+/// …and at least this chance to win the melee if it closes (9.8).
+pub const CHARGE_WIN: f64 = 0.6;
+
+/// 9.x: charge the enemy unit in reach with the best chance of closing and winning: a flank
+/// or rear attack (closing automatically, 9.1) the melee favours, or a front attack with an
+/// even chance or better to close and the exact melee odds in its favour.
+fn charge(g: &Game, e: Entity, name: &str) -> Option<Action> {
+    let u = g.unit(e);
+    let arm = ArmClass::from(u.arm);
+    if arm == ArmClass::Artillery || g.has_marker(e) {
+        return None;
+    }
+    let reach = if arm == ArmClass::Cavalry { g.charts().movement.cavalry_charge() } else { g.normal_move(e, u.formation) };
+    let s = Situation::from_world(g.world());
+    let me = s.find(name).ok()?;
+    let best = (0..s.units().len())
+        .filter(|&i| s.unit(i).side != s.unit(me).side && unit_distance(&s, me, i) <= reach)
+        .filter_map(|i| {
+            let target = s.unit(i).name.clone();
+            let p = g.charge_preview(name, &target, ChargeOptions::default()).ok()?;
+            let closes = p.closure.probability;
+            let wins = p.outcomes.attacker_wins;
+            let worth = if p.closure.automatic { wins >= 0.5 } else { closes >= CHARGE_CLOSURE && wins >= CHARGE_WIN };
+            worth.then_some((closes * wins, target))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
+    Some(Action::Charge { unit: name.to_string(), target: best.1 })
 }
 
 /// 8.1: fire at the nearest target the unit may fire on (most figures bearing among equals).

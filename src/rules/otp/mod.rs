@@ -5,3 +5,4 @@ pub mod dice;
 pub mod bot;
 pub mod engine;
 pub mod fire;
+pub mod melee;

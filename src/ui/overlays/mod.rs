@@ -29,8 +29,9 @@ use egui::{Color32, RichText};
 use super::UiSet;
 use crate::scenario::spawn::{Battlefield, Unit};
 use crate::table::footprint::Footprint;
+use crate::table::movement::MoveStep;
 use crate::table::situation::Situation;
-pub(crate) use movement::DragKind;
+pub(crate) use movement::{DragKind, step as drag_step};
 use movement::{AllowanceInfo, Preview};
 use scene::{Scene, colours};
 use sight::{Mark, SightView};
@@ -83,6 +84,8 @@ pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("M", "teaching overlay: movement envelope; drag the unit to try a move (6.x)"),
     ("Drag the selected unit", "with M on: forward / oblique; from an end stand: wheel; a column: its head's path"),
     ("Shift-drag", "with M on: side step (half rate)"),
+    ("Drag a unit of the phasing brigade", "in a game: a move order, judged by the engine (green / red ghost); let go to order it"),
+    ("Click a commander's figure", "in a game: pick him up; then click the table to ride there, or a unit of his command to join it (6.12)"),
 ];
 
 /// A move being dragged, or the ghost left after one (until Esc).
@@ -95,11 +98,21 @@ pub(crate) struct MoveDrag {
     pub active: bool,
     /// A drag to replay at start (`OTP_DRAG`): points and Shift.
     pub pending: Option<(Vec<Vec2>, bool)>,
+    /// In a game: the selected unit of the phasing brigade, which a drag moves by order (set
+    /// by `orders` every frame). Its drag is judged by the engine, not the teaching overlay.
+    pub playable: Option<super::orders::Playable>,
+    /// A game drag was let go: `orders` turns its ghost into an order (or shows the refusal).
+    pub released: bool,
 }
 
 impl MoveDrag {
     pub fn clear(&mut self) {
-        *self = MoveDrag { pending: self.pending.take(), ..Default::default() };
+        *self = MoveDrag { pending: self.pending.take(), playable: self.playable.take(), ..Default::default() };
+    }
+
+    /// The playable unit, if it is `unit`.
+    pub fn plays(&self, unit: Option<Entity>) -> bool {
+        self.playable.as_ref().is_some_and(|p| Some(p.unit) == unit)
     }
     pub fn has_ghost(&self) -> bool {
         self.unit.is_some() && self.points.len() >= 2
@@ -123,7 +136,8 @@ impl Snapshot {
 
 type BaseKey = (u64, Option<Entity>, Option<Entity>, Overlays);
 type SightKey = (u64, Entity, Entity, bool);
-type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>);
+/// (snapshot, unit, kind, points, the game's revision and special move for a game drag).
+type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>, Option<(u64, bool)>);
 
 /// The overlays' drawings, kept until what they show changes.
 #[derive(Resource, Default)]
@@ -133,8 +147,18 @@ pub(crate) struct OverlayCache {
     envelope: Option<(BaseKey, Scene, Scene)>,
     sight: Option<(SightKey, Option<(SightView, Scene)>)>,
     drag: Option<(DragKey, Option<(Preview, Scene)>)>,
+    /// In a game: the engine's verdict on the dragged move.
+    verdict: Option<super::orders::Verdict>,
     /// The selected unit's allowance, for the legend.
     allowance: Option<(String, AllowanceInfo)>,
+}
+
+impl OverlayCache {
+    /// The dragged move as one step, and the engine's verdict on it in a game.
+    pub fn dragged(&self) -> Option<(&MoveStep, Option<&super::orders::Verdict>)> {
+        let (_, Some((p, _))) = self.drag.as_ref()? else { return None };
+        Some((&p.step, self.verdict.as_ref()))
+    }
 }
 
 /// What `table_view` needs of the overlays.
@@ -144,15 +168,22 @@ pub(crate) struct Teach<'w> {
     pub drag: ResMut<'w, MoveDrag>,
     snapshot: Res<'w, Snapshot>,
     cache: ResMut<'w, OverlayCache>,
+    /// The game, to judge a drag of the phasing brigade's unit.
+    session: Option<Res<'w, super::session::Session>>,
 }
 
 impl Teach<'_> {
-    /// A left press on the selected unit with Movement on starts a move drag.
+    /// A left press on the selected unit starts a move drag: an order in a game when the unit
+    /// is the phasing brigade's, else a try-out with the Movement overlay on.
     pub fn start_drag(&mut self, selected: Option<Entity>, at: Vec2, shift: bool) -> bool {
-        let (Some(e), true) = (selected, self.overlays.movement) else { return false };
+        let Some(e) = selected else { return false };
+        if !self.overlays.movement && !self.drag.plays(selected) {
+            return false;
+        }
         let (Some(s), Some(i)) = (&self.snapshot.situation, self.snapshot.unit(selected)) else { return false };
         let kind = movement::grab_kind(s.unit(i), at, shift);
-        *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None };
+        let playable = self.drag.playable.take();
+        *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None, playable, released: false };
         true
     }
 
@@ -183,6 +214,9 @@ impl Teach<'_> {
     }
 
     pub fn end_drag(&mut self) {
+        if self.drag.active && self.drag.plays(self.drag.unit) {
+            self.drag.released = true;
+        }
         self.drag.active = false;
     }
 
@@ -194,10 +228,11 @@ impl Teach<'_> {
     /// window then paints again, so panels drawn before the table catch up).
     pub fn update(&mut self, selected: Option<Entity>, hovered: Option<Entity>) -> bool {
         let o = *self.overlays;
-        if !o.movement && self.drag.unit.is_some() {
+        let play = self.drag.plays(selected);
+        if !o.movement && self.drag.unit.is_some() && !play {
             self.drag.clear();
         }
-        if !o.any() {
+        if !o.any() && !play {
             return false;
         }
         let Some(s) = &self.snapshot.situation else { return false };
@@ -208,15 +243,20 @@ impl Teach<'_> {
             && points.len() >= 2
         {
             let kind = movement::grab_kind(s.unit(i), points[0], shift);
-            *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points, active: false, pending: None };
+            // Shown, not let go: in a game the ghost waits and no order is sent.
+            let playable = self.drag.playable.take();
+            *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points, active: false, pending: None, playable, released: false };
         }
-        if self.drag.unit.is_some() && (self.drag.unit != selected || !o.movement) {
+        if self.drag.unit.is_some() && (self.drag.unit != selected || !(o.movement || play)) {
             self.drag.clear();
         }
         // Arcs, zones and the envelope depend on the selected unit (and the one hovered, for arcs).
         let compare = hovered.filter(|h| o.arcs && !o.sight && Some(*h) != selected);
         let key: BaseKey = (generation, selected, compare, Overlays { ball: false, ..o });
-        if self.cache.base.as_ref().is_none_or(|(k, _)| *k != key) {
+        if !o.any() {
+            self.cache.base = None;
+            self.cache.envelope = None;
+        } else if self.cache.base.as_ref().is_none_or(|(k, _)| *k != key) {
             changed = true;
             let mut sc = Scene::default();
             let mut envelope = Scene::default();
@@ -256,31 +296,57 @@ impl Teach<'_> {
             }
             _ => self.cache.sight = None,
         }
-        // The dragged move.
-        match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, &self.cache.allowance) {
-            (Some(e), Some(i), true, Some((_, info))) => {
-                let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect());
+        // The dragged move: in a game judged by the engine, else by the geometry alone.
+        let game = match (&self.drag.playable, &self.session) {
+            (Some(p), Some(session)) if play && self.drag.unit == Some(p.unit) => Some((p.clone(), session)),
+            _ => None,
+        };
+        let allowance = match &game {
+            Some((p, _)) => Some(p.allowance),
+            None => self.cache.allowance.as_ref().map(|(_, info)| info.allowance),
+        };
+        match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, allowance) {
+            (Some(e), Some(i), true, Some(allowance)) => {
+                let judged = game.as_ref().map(|(p, session)| (session.revision, p.special));
+                let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(), judged);
                 if self.cache.drag.as_ref().is_none_or(|(k, _)| *k != key) {
                     changed = true;
-                    let p = self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, info.allowance));
+                    let p = self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, allowance));
+                    self.cache.verdict = match (&game, &p) {
+                        (Some((playable, session)), Some(p)) => Some(super::orders::judge(&session.game, playable, &p.step, &p.report)),
+                        _ => None,
+                    };
+                    let verdict = self.cache.verdict.as_ref();
                     let made = p.map(|p| {
-                        let sc = movement::preview_scene(&p);
+                        let sc = match verdict {
+                            Some(v) => movement::judged_scene(&p, v.allowed(), v.text()),
+                            None => movement::preview_scene(&p),
+                        };
                         (p, sc)
                     });
                     self.cache.drag = Some((key, made));
                 }
             }
-            _ => self.cache.drag = None,
+            _ => {
+                self.cache.drag = None;
+                self.cache.verdict = None;
+            }
         }
         changed
     }
 
     /// This frame's drawings, back to front.
     pub fn scenes(&self) -> Vec<&Scene> {
-        if !self.overlays.any() {
-            return Vec::new();
-        }
         let mut out = Vec::new();
+        if !self.overlays.any() {
+            // A game drag shows its ghost without the teaching overlays.
+            if self.drag.plays(self.drag.unit)
+                && let Some((_, Some((_, s)))) = &self.cache.drag
+            {
+                out.push(s);
+            }
+            return out;
+        }
         if let Some((_, shapes, tags)) = &self.cache.envelope {
             out.push(shapes);
             if !matches!(self.cache.drag, Some((_, Some(_)))) {
@@ -339,7 +405,7 @@ fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut overlays: ResMut<Overlays>, mut
 /// Rebuilds the `Situation` when the troops or the battlefield have changed (only while an
 /// overlay is on).
 fn snapshot(world: &mut World) {
-    if !world.resource::<Overlays>().any() {
+    if !world.resource::<Overlays>().any() && world.resource::<MoveDrag>().playable.is_none() {
         return;
     }
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -451,10 +517,15 @@ pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit,
         note(ui, "Drag the unit to try a move: from an end stand it wheels, with Shift it side-steps, a column drags its head. Esc clears.");
         if let Some((_, Some((p, _)))) = &cache.drag {
             ui.add_space(2.0);
-            let (fill, edge) = if p.report.legal() { (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE) } else { (colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE) };
+            // In a game the engine's verdict, else the geometry's.
+            let (legal, text) = match &cache.verdict {
+                Some(v) => (v.allowed(), v.text()),
+                None => (p.report.legal(), movement::verdict(p)),
+            };
+            let (fill, edge) = if legal { (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE) } else { (colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE) };
             ui.horizontal_wrapped(|ui| {
                 swatch(ui, fill, edge);
-                ui.label(RichText::new(movement::verdict(p)).size(LEGEND_PX).strong());
+                ui.label(RichText::new(text).size(LEGEND_PX).strong());
             });
             let shown = match (&p.report.problem, &p.reach) {
                 (Some(_), Some(reach)) => {
@@ -513,6 +584,34 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A drag starts on the selected unit with the Movement overlay on (a try-out), or in a game
+    // when the unit is the phasing brigade's (an order: let go, it is handed to `orders`).
+    #[test]
+    fn drags_start_in_teaching_or_in_play_and_only_play_drags_are_released_as_orders() {
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        crate::scenario::spawn::spawn_scenario(&mut world, &crate::scenario::default_scenario(), "teaching");
+        world.init_resource::<Overlays>();
+        world.init_resource::<MoveDrag>();
+        world.init_resource::<Snapshot>();
+        world.init_resource::<OverlayCache>();
+        let e = world.query::<(Entity, &Unit)>().iter(&world).find(|(_, u)| u.name == "33rd Foot").map(|(e, _)| e).unwrap();
+        let front = world.get::<Footprint>(world.get::<Unit>(e).unwrap().stands[0]).unwrap().front_centre();
+        let grab = front - Vec2::new(0.0, -0.3);
+        let press = |world: &mut World| {
+            world.run_system_once(snapshot).unwrap();
+            let started = world.run_system_once(move |mut t: Teach| t.start_drag(Some(e), grab, false)).unwrap();
+            world.run_system_once(|mut t: Teach| t.end_drag()).unwrap();
+            (started, world.resource::<MoveDrag>().released)
+        };
+        assert_eq!(press(&mut world), (false, false), "no overlay, no game: the press pans");
+        world.resource_mut::<Overlays>().movement = true;
+        assert_eq!(press(&mut world), (true, false), "teaching: a ghost, no order");
+        world.resource_mut::<Overlays>().movement = false;
+        world.resource_mut::<MoveDrag>().playable = Some(crate::ui::orders::Playable { unit: e, name: "33rd Foot".into(), allowance: crate::table::movement::Allowance::new(6.0), special: false, spent: 0.0, most: Some(6.0) });
+        assert_eq!(press(&mut world), (true, true), "in a game: let go, it is an order");
+    }
 
     #[test]
     fn overlay_lists_turn_overlays_on() {

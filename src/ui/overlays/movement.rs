@@ -389,8 +389,13 @@ pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scen
 
 /// The ghost of a dragged move, its verdict, and where it meets disordering terrain.
 pub(crate) fn preview_scene(p: &Preview) -> Scene {
+    judged_scene(p, p.report.legal(), verdict(p))
+}
+
+/// The ghost of a dragged move, green or red by `legal` (in a game: the engine's verdict), with
+/// `text` on its tag. The ghost stands where the geometry puts it, or where it was dragged.
+pub(crate) fn judged_scene(p: &Preview, legal: bool, text: String) -> Scene {
     let mut out = Scene::default();
-    let legal = p.report.legal();
     let arrow = if legal { colours::GHOST_OK_EDGE } else { colours::GHOST_BAD_EDGE };
     if p.path.len() > 2 {
         out.over.push(Prim::Line { points: p.path.clone(), colour: arrow, width: 2.0, dash: Some(6.0), closed: false, casing: true });
@@ -399,7 +404,7 @@ pub(crate) fn preview_scene(p: &Preview) -> Scene {
     } else {
         out.over.push(Prim::Arrow { from: p.from, to: p.to, colour: arrow });
     }
-    let ghost = if legal { p.report.stands.clone() } else { p.attempted.clone() };
+    let ghost = if p.report.legal() { p.report.stands.clone() } else { p.attempted.clone() };
     let (fill, edge, tag_fill) = if legal {
         (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE, colours::GHOST_OK_TAG)
     } else {
@@ -415,9 +420,9 @@ pub(crate) fn preview_scene(p: &Preview) -> Scene {
     out.over.push(Prim::Stands { stands: ghost.clone(), fill, edge, dash: false });
     let fwd = ghost.first().map(|f| f.forward()).unwrap_or(Vec2::Y);
     let front = ghost.iter().map(|f| f.front_centre()).sum::<Vec2>() / ghost.len().max(1) as f32;
-    let mut text = verdict(p);
+    let mut text = text;
     // What else the move pays for (6.7 obstacles), from the move or, refused, from its allowed part.
-    let items = if legal { &p.report.items } else { p.reach.as_ref().map(|r| &r.items).unwrap_or(&p.report.items) };
+    let items = if p.report.legal() { &p.report.items } else { p.reach.as_ref().map(|r| &r.items).unwrap_or(&p.report.items) };
     let extras: Vec<String> = items.iter().filter(|i| i.section == "6.7").map(|i| format!("+ {} (6.7)", i.what)).collect();
     if !extras.is_empty() {
         text.push_str(&format!("\n{}", extras.join("\n")));
@@ -426,7 +431,7 @@ pub(crate) fn preview_scene(p: &Preview) -> Scene {
         text.push_str("\noff the table edge");
     }
     out.tags.push(Tag::new(front, text, tag_fill, edge).bold().towards(&[fwd, fwd.perp(), -fwd.perp()]));
-    let contacts = if legal { &p.report.disorder } else { p.reach.as_ref().map(|r| &r.disorder).unwrap_or(&p.report.disorder) };
+    let contacts = if p.report.legal() { &p.report.disorder } else { p.reach.as_ref().map(|r| &r.disorder).unwrap_or(&p.report.disorder) };
     for c in contacts {
         out.over.push(Prim::Badge { at: c.at, text: "!", fill: colours::WARNING, ink: colours::INK });
         let text = format!("⚠ {}: disordering terrain type {:?}, roll here (6.6), after {}", c.terrain, c.disorder, inches(c.after));

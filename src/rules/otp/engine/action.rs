@@ -42,7 +42,8 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ammo: Option<Ammo>,
     },
-    /// Charge an enemy unit (6.9, 9.x): resolved by the melee module when it is wired in.
+    /// Charge an enemy unit (6.9, 9.0–9.14) with the default choices ([`ChargeOptions`]):
+    /// declaration, closure, reaction, countercharge, firefight or melee in one report.
     Charge { unit: String, target: String },
     /// The phasing brigade has finished: its chit is set aside (4.3).
     EndActivation,
@@ -66,9 +67,48 @@ pub enum Action {
     DeployInto { unit: String, place: String },
     /// A detached crew in contact with its gun remans it (7.4).
     Reman { unit: String },
+    /// A charge with the players' choices spelled out (6.8, 9.4, 9.5). Last in the enum: saves
+    /// name variants by position, so new ones only ever go at the end.
+    ChargeWith { unit: String, target: String, options: ChargeOptions },
+}
+
+/// What a light or Indian target that passes its reaction roll does (9.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reaction {
+    /// Fire and remain for the melee.
+    #[default]
+    Stay,
+    /// Fire and withdraw one line move in good order: no melee.
+    Withdraw,
+}
+
+/// The choices a charge leaves to the players. Every field has a default, so a save written
+/// before a field existed still loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChargeOptions {
+    /// 6.8: the move to contact is a special move (full move + 1AD, cavalry 2AD), rolled after
+    /// closure; falling short moves the whole special move and takes a Morale Marker.
+    pub special: bool,
+    /// 9.4: the target's choice if it is light or Indian infantry and passes its reaction roll.
+    pub reaction: Reaction,
+    /// 9.5: a mounted cavalry target charged from its front tries to countercharge (default yes).
+    pub countercharge: bool,
+}
+
+impl Default for ChargeOptions {
+    fn default() -> Self {
+        ChargeOptions { special: false, reaction: Reaction::Stay, countercharge: true }
+    }
 }
 
 impl Action {
+    /// A charge with these choices (the plain `Charge` when they are the defaults).
+    pub fn charge(unit: impl Into<String>, target: impl Into<String>, options: ChargeOptions) -> Action {
+        let (unit, target) = (unit.into(), target.into());
+        if options == ChargeOptions::default() { Action::Charge { unit, target } } else { Action::ChargeWith { unit, target, options } }
+    }
+
     /// A unit's own fire at a target, artillery choosing its ammunition (8.4).
     pub fn fire(unit: impl Into<String>, target: impl Into<String>) -> Action {
         Action::Fire { unit: unit.into(), target: target.into(), ammo: None }
@@ -98,6 +138,10 @@ impl fmt::Display for Action {
             Action::JoinUnit { commander, unit } => write!(f, "{commander} joins {unit}"),
             Action::DeployInto { unit, place } => write!(f, "{unit} deploys into {place}"),
             Action::Reman { unit } => write!(f, "{unit} remans its guns"),
+            Action::ChargeWith { unit, target, options } => {
+                let how = if options.special { "special move to contact" } else { "charge" };
+                write!(f, "{unit}: {how} on {target} (reaction {:?}, countercharge {})", options.reaction, if options.countercharge { "allowed" } else { "declined" })
+            }
         }
     }
 }

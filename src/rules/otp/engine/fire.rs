@@ -56,19 +56,27 @@ impl Game {
         let (table, firer, at, ammo) = self.fire_shot(name, target, ammo)?;
         // Judged legal: from here the dice roll and the world changes.
         let shot = fire::resolve(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts, &mut self.dice)?;
-        fire::apply_fire(&mut self.world, &shot).expect("every unit and commander the shot names is in the world");
         self.record(&permit, permit.spent);
         let mut report = Report::new(self.turn(), action, format!("{name} fires at {target} (8.1)"));
-        self.report_fire(&mut report, &shot);
+        self.fire_effects(&mut report, unit, target_unit, &shot);
+        Ok(report)
+    }
+
+    /// A resolved shot made real: its changes to the world, its lines in the report, artillery
+    /// targets out of reserve status (11.0) and fallen commanders (8.16, 10.5). For a unit's own
+    /// fire and for the fire a charge calls for (9.2–9.4, 9.7).
+    pub(super) fn fire_effects(&mut self, report: &mut Report, unit: Entity, target_unit: Entity, shot: &FireReport) {
+        fire::apply_fire(&mut self.world, shot).expect("every unit and commander the shot names is in the world");
+        self.report_fire(report, shot);
         if matches!(self.unit(unit).arm, Arm::Artillery { .. }) && self.world.get::<crate::scenario::spawn::Unit>(target_unit).is_some() {
             self.mark_artillery_target(target_unit);
-            report.change("11.0", format!("{target} was fired on by artillery: not in reserve status this turn"));
+            report.change("11.0", format!("{} was fired on by artillery: not in reserve status this turn", shot.shot.target));
         }
         for c in shot.commander_rolls.iter().filter(|c| c.casualty) {
-            let commander = self.find_commander(&c.commander)?;
-            self.commander_casualty(&mut report, commander);
+            if let Some(commander) = self.commander_entity(&c.commander) {
+                self.commander_casualty(report, commander);
+            }
         }
-        Ok(report)
     }
 
     /// The shot's dice, modifiers, chart cells and changes in the action's report; markers dated.

@@ -16,13 +16,16 @@
 //! markers, passes, re-rolls and commander casualties ([`morale`], [`commanders`]), 11.0
 //! rebuilding ([`rebuild`]).
 //!
-//! 8.x fire combat is wired in through the fire module ([`fire`]). For the melee module (to
-//! resolve `Action::Charge`, refused "not yet wired" for now): `Game::permit` (may the unit charge now?),
+//! 8.x fire combat is wired in through the fire module ([`fire`]); 9.x melee through [`charge`]
+//! (`Action::Charge`/`ChargeWith`: declaration, closure, reaction, countercharge, firefight,
+//! closing fire and melee with the melee module's values, retreats, markers, commander
+//! casualties and the 6.10 bonus move), using `Game::permit` (may the unit charge now?),
 //! `Game::record` (the operation done), [`Game::give_marker`], [`Game::mark_artillery_target`],
 //! [`Game::lose_figures`] and [`Game::commander_casualty`], each writing into the action's report.
 
 pub mod action;
 pub mod attach;
+pub mod charge;
 pub mod commanders;
 pub mod crew;
 pub mod drivers;
@@ -41,7 +44,7 @@ pub mod towns;
 use bevy::prelude::*;
 use serde::Serialize;
 
-pub use action::{Action, Removal};
+pub use action::{Action, ChargeOptions, Reaction, Removal};
 pub use report::{ChartRead, DieRecord, Entry, Modifier, Refusal, Report, SideSummary, Summary};
 pub use save::{Save, replay_report_text};
 pub use state::{CommandState, Phase, Sequence, UnitTurn};
@@ -94,7 +97,7 @@ impl Game {
             Action::Move { unit, steps } => self.move_unit(&action, unit, steps),
             Action::ChangeFormation { unit, formation } => self.change_formation(&action, unit, *formation),
             Action::Fire { unit, target, ammo } => self.fire(&action, unit, target, *ammo),
-            Action::Charge { unit, target } => self.charge(unit, target),
+            Action::Charge { unit, target } => self.charge(&action, unit, target, ChargeOptions::default()),
             Action::EndActivation => self.end_activation(&action),
             Action::AttemptRebuild { unit } => self.attempt_rebuild(&action, unit),
             Action::EndTurn => self.end_turn(&action),
@@ -105,6 +108,7 @@ impl Game {
             Action::JoinUnit { commander, unit } => self.join_unit(&action, commander, unit),
             Action::DeployInto { unit, place } => self.deploy_into(&action, unit, place),
             Action::Reman { unit } => self.reman(&action, unit),
+            Action::ChargeWith { unit, target, options } => self.charge(&action, unit, target, *options),
         }?;
         self.actions.push(action);
         self.reports.push(report.clone());

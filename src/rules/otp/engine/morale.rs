@@ -377,7 +377,15 @@ impl Game {
 
     /// 6.11: retreat `moves` full moves straight away from the nearest enemy; militia lose
     /// stragglers (optional 6.14).
-    fn retreat_unit(&mut self, report: &mut Report, unit: Entity, moves: u8) {
+    pub(super) fn retreat_unit(&mut self, report: &mut Report, unit: Entity, moves: u8) {
+        let distance = moves as f32 * self.normal_move(unit, self.unit(unit).formation);
+        self.retreat_by(report, unit, moves, distance);
+    }
+
+    /// 6.11: retreat `distance` inches straight away from the nearest enemy, counted as `moves`
+    /// full moves (for a crew's retreat, 7.4, and stragglers, 6.14). The firefight's and the
+    /// reaction's withdrawals (9.3, 9.4) are full LINE moves, whatever the formation.
+    pub(super) fn retreat_by(&mut self, report: &mut Report, unit: Entity, moves: u8, distance: f32) {
         let u = self.unit(unit).clone();
         let s = self.situation();
         let Ok(me) = s.find(&u.name) else { return };
@@ -390,7 +398,7 @@ impl Game {
             report.note("6.11", format!("{} has no enemy to retreat from", u.name));
             return;
         };
-        let mut distance = moves as f32 * self.normal_move(unit, u.formation);
+        let mut distance = distance;
         let enemy_name = s.unit(enemy).name.clone();
         // Its own attached guns (7.5) are never in its way.
         let own = |g: &Game, n: &str| g.unit_entity(n).is_some_and(|e| g.unit(e).attached_to == Some(unit));
@@ -444,6 +452,10 @@ impl Game {
                 report.die("6.14", format!("stragglers from {}", u.name), &roll);
                 let lost = self.lose_figures(unit, roll.total as u32);
                 report.change("6.14", format!("{} loses {lost} figures to straggling", u.name));
+                if self.unit(unit).figures == 0 {
+                    self.remove_unit(report, unit);
+                    break;
+                }
             }
         }
     }

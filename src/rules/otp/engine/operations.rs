@@ -171,11 +171,39 @@ pub struct Permit {
     pub factor: f32,
     /// Inches already spent in the operation.
     pub spent: f32,
+    /// 6.10: this is the unit's bonus move, outside its operation (which it leaves untouched).
+    pub bonus: bool,
 }
 
 impl Game {
-    /// May `unit` add `new` to its operation? (4.3, 10.1, 10.2 results, 3.1–3.3.) Changes nothing.
+    /// May `unit` add `new` to its operation? (4.3, 10.1, 10.2 results, 3.1–3.3.) Failing that,
+    /// is it a move or charge the unit's 6.10 bonus move allows? Changes nothing.
     pub(crate) fn permit(&self, unit: Entity, new: &[Activity]) -> Result<Permit, Refusal> {
+        self.permit_operation(unit, new).or_else(|refusal| self.bonus_permit(unit, new).ok_or(refusal))
+    }
+
+    /// 6.10: a bonus move offered to `unit` in this activation and not yet taken.
+    pub fn bonus_pending(&self, unit: Entity) -> bool {
+        let key = self.sequence().phasing.map(|chit| (self.turn(), chit));
+        key.is_some() && self.unit_turn(unit).bonus_move == key
+    }
+
+    /// 6.10: the bonus move as a fresh move or charge from where the unit stands: "charge another
+    /// unit, make a special move, retreat or whatever", whichever brigade is phasing. Still not
+    /// with a Morale Marker (10.1) and not off the table.
+    fn bonus_permit(&self, unit: Entity, new: &[Activity]) -> Option<Permit> {
+        let u = self.unit(unit);
+        let plain = matches!(new, [Activity::Move] | [Activity::Charge]);
+        if !plain || !self.bonus_pending(unit) || self.has_marker(unit) || self.unit_turn(unit).off_table || u.figures == 0 || self.require_play().is_err() {
+            return None;
+        }
+        let militia = u.unit_type == UnitType::Militia;
+        let fitting: Vec<&'static Operation> = operations(self.arm(unit)).iter().filter(|o| o.fits(new, u.formation, militia)).collect();
+        (!fitting.is_empty()).then(|| Permit { unit, done: new.to_vec(), start: u.formation, fitting, factor: 1.0, spent: 0.0, bonus: true })
+    }
+
+    /// The unit's own operation (3.1–3.3), as `permit` without the bonus move.
+    fn permit_operation(&self, unit: Entity, new: &[Activity]) -> Result<Permit, Refusal> {
         self.require_phasing(unit)?;
         let u = self.unit(unit);
         if self.has_marker(unit) {
@@ -231,7 +259,7 @@ impl Game {
             return refuse("7.6", format!("{}: a galloper gun moves {}\" and fires, or {}\" without firing; it has moved {:.2}\"", u.name, g.move_and_fire, g.move_only, t.spent));
         }
         let factor = if t.restriction == Some(MoraleResult::HalfMove) { 0.5 } else { 1.0 };
-        Ok(Permit { unit, done, start, fitting, factor, spent: t.spent })
+        Ok(Permit { unit, done, start, fitting, factor, spent: t.spent, bonus: false })
     }
 
     /// Optional 7.6: an unlimbered galloper gun's moves (6\" without fire, 3\" with it), when
@@ -286,6 +314,12 @@ impl Game {
     /// this once they have resolved a Fire or Charge their `permit` allowed).
     pub(crate) fn record(&mut self, p: &Permit, spent: f32) {
         let mut t = self.turn_mut(p.unit);
+        if p.bonus {
+            // 6.10: the bonus move is taken; the operation stays as it was.
+            t.bonus_move = None;
+            t.moved = true;
+            return;
+        }
         t.done = p.done.clone();
         t.start_formation = Some(p.start);
         t.spent = spent;
@@ -486,20 +520,6 @@ impl Game {
         report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
         report.change("6.2", format!("{name} is now in {to:?}"));
         Ok(report)
-    }
-
-    /// Charge (6.9, 9.x): for cavalry an operation of its own (3.2); for others a move to
-    /// contact (3.0: melee is not a separate operation). Resolved by the melee module when wired in.
-    pub(super) fn charge(&mut self, name: &str, target: &str) -> Result<Report, Refusal> {
-        let unit = self.find_unit(name)?;
-        let act = if self.arm(unit) == ArmClass::Cavalry { Activity::Charge } else { Activity::Move };
-        if self.arm(unit) == ArmClass::Artillery {
-            return refuse("7.2", format!("{name}: artillery may never initiate a combat"));
-        }
-        self.permit(unit, &[act])?;
-        self.find_unit(target)?;
-        // TODO(melee): closure (9.1), the charge move (6.9) and melee (9.x).
-        refuse("9.0", "melee not yet wired")
     }
 }
 

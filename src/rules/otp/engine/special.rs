@@ -37,9 +37,12 @@ impl Game {
         if steps.is_empty() {
             return refuse("6.8", format!("{name}: a special move needs at least one step"));
         }
-        self.require_phasing(unit)?;
-        if !self.unit_turn(unit).done.is_empty() {
-            return refuse("6.8", format!("{name} has already acted this turn: a special move is a full move, without fire or a change of formation"));
+        // 6.10: a bonus move may be a special move, after the operation and in any activation.
+        if !self.bonus_pending(unit) {
+            self.require_phasing(unit)?;
+            if !self.unit_turn(unit).done.is_empty() {
+                return refuse("6.8", format!("{name} has already acted this turn: a special move is a full move, without fire or a change of formation"));
+            }
         }
         let p = self.permit(unit, &[Activity::Move])?;
         let base = self.allowance_for(&p);
@@ -100,7 +103,9 @@ impl Game {
         self.place(unit, &plan.stands, plan.formation);
         self.place_carried(&mut report, name, &plan);
         self.record(&p, p.spent + plan.spent);
-        self.turn_mut(unit).special_move = true;
+        if !p.bonus {
+            self.turn_mut(unit).special_move = true;
+        }
         report.outcome = format!("{name} makes a special move of {:.2}\" (allowed {limit:.2}\"); its operation is done", plan.spent);
         report.change("6.8", format!("{name} is now in {:?}, front at ({:.2}, {:.2})", plan.formation, plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
         if plan.off_table {

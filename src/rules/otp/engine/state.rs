@@ -95,6 +95,11 @@ pub struct UnitTurn {
     pub special_move: bool,
     /// Its crew remanned its guns this turn (7.4): the guns act again from the next operation.
     pub remanned: bool,
+    /// 6.10: a bonus move won in melee at 2:1 or more, offered in this activation (turn, chit)
+    /// and not yet taken: one more charge, special move or move, outside its operation.
+    pub bonus_move: Option<(u32, u32)>,
+    /// 6.10: it has been offered its one bonus move this turn (taken or not).
+    pub bonus_used: bool,
 }
 
 impl UnitTurn {

@@ -1,0 +1,212 @@
+//! `otp melee SCENARIO ATTACKER DEFENDER [--json]`: the charge at the scenario's set-up: its
+//! geometry (`table::contact`), the closing roll, both sides' melee values with the attacker
+//! placed in contact, and the exact outcomes.
+
+use serde_json::{Value, json};
+
+use super::{ChargeFacts, ClosureCheck, Melee, MeleeSide, MeleeTable, Outcomes, Refused, Winner, assess, closure, outcomes};
+use crate::rules::otp::charts::Charts;
+use crate::scenario::Scenario;
+use crate::table::aspect::AttackZone;
+use crate::table::contact::{ChargePath, charge_path};
+
+/// Everything `otp melee` shows.
+struct Judged {
+    attacker: String,
+    defender: String,
+    path: ChargePath,
+    closure: ClosureCheck,
+    melee: Melee,
+    outcomes: Outcomes,
+}
+
+/// A refusal with its rule, or ("", why) for a name that is not on the table.
+fn judge(scenario: &Scenario, attacker: &str, defender: &str) -> Result<Judged, Refused> {
+    let charts = Charts::embedded();
+    let table = MeleeTable::from_scenario(scenario);
+    let s = &table.situation;
+    let a = s.find(attacker).map_err(|e| (String::new(), e))?;
+    let d = s.find(defender).map_err(|e| (String::new(), e))?;
+    let path = charge_path(s, a, d);
+    let closure = closure(&table, charts, a, d, &path)?;
+    // The melee as it would be fought: the attacker in contact (9.7).
+    let contact = table.with_stands(a, &path.stands);
+    let melee = assess(&contact, charts, &[a], &[d], &[ChargeFacts::from(&path)]);
+    let outcomes = outcomes(charts, &melee);
+    Ok(Judged { attacker: s.unit(a).name.clone(), defender: s.unit(d).name.clone(), path, closure, melee, outcomes })
+}
+
+fn zone_name(z: AttackZone) -> &'static str {
+    match z {
+        AttackZone::Front => "front",
+        AttackZone::Flank => "flank",
+        AttackZone::Rear => "rear",
+    }
+}
+
+/// The JSON of `otp melee --json`: `closure` ("front", "flank" or "rear"),
+/// `closure_probability`, `closure_check` (CV, modifiers each with `rule`), `path` (the charge's
+/// geometry), `attacker` and `defender` (each `units`, every factor with its rule, and
+/// `total`), `outcomes` (each MELEE COMBAT row: `winner`, `ratio`, `probability`,
+/// `winner_losses` and `loser_losses` as `{figures, probability}`, `loser_retreat_moves`,
+/// `bonus_move`), `attacker_wins`, `bonus_move` (the attacker wins at 2:1 or better, 6.10) and
+/// `defender_bonus_move`. Err: a refusal (rule, reason), or ("", message) for an unknown name.
+pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str) -> Result<Value, Refused> {
+    let j = judge(scenario, attacker, defender)?;
+    let losses = |l: &[(u32, f64)]| l.iter().map(|(n, p)| json!({ "figures": n, "probability": p })).collect::<Vec<_>>();
+    let rows: Vec<Value> = j
+        .outcomes
+        .rows
+        .iter()
+        .map(|r| {
+            json!({
+                "winner": r.winner,
+                "ratio": r.ratio,
+                "probability": r.probability,
+                "winner_losses": losses(&r.winner_losses),
+                "loser_losses": losses(&r.loser_losses),
+                "loser_retreat_moves": r.loser_retreat_moves,
+                "bonus_move": r.bonus_move,
+            })
+        })
+        .collect();
+    let p = &j.path;
+    Ok(json!({
+        "attacker_unit": j.attacker,
+        "defender_unit": j.defender,
+        "closure": zone_name(j.closure.zone),
+        "closure_probability": j.closure.probability,
+        "closure_check": j.closure,
+        "path": {
+            "face": p.face,
+            "distance": p.distance,
+            "original_distance": p.original_distance,
+            "facing": p.facing,
+            "climbed_slope": p.climbed_slope,
+            "descended_slope": p.descended_slope,
+            "crossed_ford": p.crossed_ford,
+            "disordering": p.disordering.iter().map(|(n, t)| json!({ "terrain": n, "type": t })).collect::<Vec<_>>(),
+            "obstacles": p.obstacles,
+            "in_the_open": p.in_the_open,
+            "interpenetrates": p.interpenetrates,
+            "problem": p.problem,
+            "stands": p.stands,
+        },
+        "attacker": j.melee.attacker,
+        "defender": j.melee.defender,
+        "commanders": j.melee.commanders,
+        "outcomes": rows,
+        "attacker_wins": j.outcomes.attacker_wins,
+        "bonus_move": j.outcomes.bonus_move,
+        "defender_bonus_move": j.outcomes.defender_bonus_move,
+    }))
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+fn signed(v: i32) -> String {
+    format!("{v:+}")
+}
+
+/// "0–3 figures (mean 1.50)", or "none".
+fn losses_text(l: &[(u32, f64)]) -> String {
+    let lo = l.iter().filter(|x| x.1 > 0.0).map(|x| x.0).min().unwrap_or(0);
+    let hi = l.iter().filter(|x| x.1 > 0.0).map(|x| x.0).max().unwrap_or(0);
+    let mean: f64 = l.iter().map(|(n, p)| *n as f64 * p).sum();
+    if hi == 0 { "no figures".into() } else { format!("{lo}–{hi} figures (mean {mean:.2})") }
+}
+
+/// "OTP 9.12" or "OTP 9.1; reconstructed: …": the chart's provenance only when it adds something.
+fn cite(rule: &str, provenance: &crate::rules::otp::charts::Source) -> String {
+    if provenance.is_text() { format!("OTP {rule}") } else { format!("OTP {rule}; {provenance}") }
+}
+
+fn side_text(out: &mut String, who: &str, side: &MeleeSide) {
+    for u in &side.units {
+        out.push_str(&format!("  {who} {} fighting {} (OTP 9.8):\n", u.name, u.opponents.join(", ")));
+        out.push_str(&format!("    {} figures in combat: {} (OTP {})\n", u.figures, u.figures_note, u.figures_rule));
+        out.push_str(&format!("    CV {} (OTP 2.0, 4.2)\n", u.cv));
+        for m in &u.modifiers {
+            let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
+            out.push_str(&format!("      {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));
+        }
+        out.push_str(&format!("    modified CV {} (OTP 9.10-9.13)\n", u.modified_cv));
+        for m in &u.multipliers {
+            let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
+            out.push_str(&format!("      x{} {}{detail} (OTP {})\n", m.factor, m.label, m.rule));
+        }
+        let factors: String = u.multipliers.iter().map(|m| format!(" x {}", m.factor)).collect();
+        out.push_str(&format!("    melee value {} x {}{factors} = {} (OTP 9.8, rounded up 5.3)\n", u.figures, u.modified_cv.max(0), u.value));
+    }
+    out.push_str(&format!("  {who} total {} (OTP 9.8)\n", side.total));
+}
+
+/// The text of `otp melee`: every line with its rule.
+pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str) -> Result<String, Refused> {
+    let j = judge(scenario, attacker, defender)?;
+    let p = &j.path;
+    let c = &j.closure;
+    let mut out = format!("{} charges {} (OTP 9.0)\n", j.attacker, j.defender);
+    let zone = match c.zone {
+        AttackZone::Front => "a front attack: it starts in front of the line drawn out along the target's front (OTP 9.1)",
+        AttackZone::Flank => "a flank attack: it starts behind the line drawn out along the target's front (OTP 9.1)",
+        AttackZone::Rear => "a rear attack: it starts directly behind the target (OTP 9.1)",
+    };
+    out.push_str(&format!("  {zone}\n"));
+    out.push_str(&format!("  {:.2}\" apart at the start, edge to edge; the charge moves {:.2}\" to contact (OTP 6.1, 6.3, 9.7)\n", p.original_distance, p.distance));
+    if p.climbed_slope {
+        out.push_str("  climbs a hill slope on the way: the defender fights uphill (OTP 9.12)\n");
+    }
+    if p.descended_slope {
+        out.push_str("  comes down a hill slope: the attacker attacks downhill (OTP 9.12)\n");
+    }
+    if p.crossed_ford {
+        out.push_str("  crosses a ford (OTP 9.12)\n");
+    }
+    for (t, kind) in &p.disordering {
+        out.push_str(&format!("  disordering terrain {t} (type {kind:?}): a disorder roll, none for charging cavalry or a special move (OTP 6.6, 6.8, 6.9)\n"));
+    }
+    for o in &p.obstacles {
+        out.push_str(&format!("  crosses {o}: forbidden to charging cavalry (OTP 6.7, 6.9)\n"));
+    }
+    out.push_str(&format!("  {} (OTP 9.12)\n", if p.in_the_open { "in the open" } else { "not in the open" }));
+    for u in &p.interpenetrates {
+        out.push_str(&format!("  would pass through {u}: units may not interpenetrate (OTP 6.5)\n"));
+    }
+    if let Some(problem) = &p.problem {
+        out.push_str(&format!("  the move as planned is not allowed: {} (OTP {})\n", problem.reason, problem.section));
+    }
+    if c.automatic {
+        out.push_str("closure: automatic on a flank or rear, no roll (OTP 9.1)\n");
+    } else {
+        out.push_str(&format!("closure: D10 (0-9) {} at or under CV {} closes: {} (OTP 9.1)\n", signed(c.total_modifier), c.cv, pct(c.probability)));
+        for m in &c.modifiers {
+            let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
+            out.push_str(&format!("  {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));
+        }
+    }
+    out.push_str("melee, the attacker in contact (OTP 9.8-9.14):\n");
+    side_text(&mut out, "attacker", &j.melee.attacker);
+    side_text(&mut out, "defender", &j.melee.defender);
+    for c in &j.melee.commanders {
+        out.push_str(&format!("  {} with {} is a casualty on a D10 of 0-3: {} (OTP 9.11)\n", c.name, c.unit, pct(c.casualty)));
+    }
+    out.push_str("outcomes: each side adds a D10 to its total, ties re-rolled (OTP 9.8):\n");
+    for r in &j.outcomes.rows {
+        let who = if r.winner == Winner::Attacker { "attacker" } else { "defender" };
+        let bonus = if r.bonus_move { "; the winner may make a bonus move (OTP 6.10)" } else { "" };
+        out.push_str(&format!(
+            "  {who} wins {} {:>6}: loser loses {}, retreats {} full move(s); winner loses {} (OTP 9.8){bonus}\n",
+            r.ratio,
+            pct(r.probability),
+            losses_text(&r.loser_losses),
+            r.loser_retreat_moves,
+            losses_text(&r.winner_losses)
+        ));
+    }
+    out.push_str(&format!("attacker wins {} once closed; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.outcomes.attacker_wins), pct(j.outcomes.bonus_move)));
+    out.push_str("artillery that loses a melee is removed, not rolled for (OTP 7.2); a unit losing a figure takes a Morale Marker (OTP 9.8)");
+    Ok(out)
+}
