@@ -483,3 +483,21 @@ fn a_charge_ends_the_operation() {
     assert_eq!(e.rule, "3.1", "{e}");
     refused(&mut g, Action::Move { unit: "Grenadiers".into(), steps: vec![MoveStep::AboutFace] }, "3.1");
 }
+
+// OTP 7.5: guns attached to a unit in the melee fight with it; their losses come off the
+// infantry, and when it loses, the gun stays and its crew retreats with the infantry.
+#[test]
+fn attached_guns_lose_with_their_infantry() {
+    let americans = format!(
+        "{}{}",
+        foot("Continentals", "Line", 8, "Line", (36.0, 28.0), 180.0),
+        r#"(name: "Battery", type: Line, arm: Artillery(gun: Light), figures: 2, formation: Unlimbered, at: (33.5, 28.0), facing: 180.0, attached_to: Some("Continentals")),"#
+    );
+    let s = table(&horse("Dragoons", 10, "Line", (42.0, 34.0), 270.0), &americans, CORNERS.0, CORNERS.1, "");
+    let (seed, g, r) = scan(&s, &charge("Dragoons", "Continentals"), |g, r| r.outcome.starts_with("Dragoons win") && g.unit_entity("Continentals").is_some());
+    let gun = g.unit_entity("Battery").expect("the gun stays in the game");
+    assert!(r.notes.iter().any(|n| n.rule == "7.5" && n.text.contains("taken from its infantry")), "seed {seed}: {r}");
+    assert!(!r.dice.iter().any(|d| d.rule == "9.8" && d.purpose.starts_with("Battery")), "{r}");
+    assert_eq!(g.riding_with(gun), g.unit_entity("Continentals"), "seed {seed}: the crew goes with the infantry: {r}");
+    assert!(g.has_marker(gun), "7.5: the same penalties");
+}

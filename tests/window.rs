@@ -171,7 +171,8 @@ fn play_checks(display: &str, dir: &Path) -> Vec<Check> {
     let before = start.units().find(|(_, u)| u.name == plan.moved).and_then(|(_, u)| start.world().get::<Footprint>(u.stands[0]).copied());
     let Some(before) = before else { return vec![check("a_short_game_is_planned", false, || format!("no {}", plan.moved))] };
     let seed = plan.seed.to_string();
-    let view_at = format!("{},{},20", before.centre.x, before.centre.y + 1.0);
+    // The unit in the upper half of the table, clear of the floating dice and order bars below.
+    let view_at = format!("{},{},20", before.centre.x, before.centre.y - 4.0);
     let mut out = Vec::new();
     // (file stem, actions sent, commands after them, what the save must hold)
     let n = plan.actions.len();
@@ -361,7 +362,8 @@ fn overlay_checks(display: &str, dir: &Path) -> Vec<Check> {
     // (file, env, [(test name, key that must show, with at least this many pixels)])
     let view = ("OTP_VIEW", "22,28,20");
     type Want = (&'static str, &'static str, usize);
-    let cases: [(&str, Vec<(&str, &str)>, Vec<Want>); 4] = [
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, Vec<Want>);
+    let cases: [Case; 4] = [
         // Guns' range bands, with 1st Maryland's musket arc under the pointer to compare.
         ("overlay-arcs.png", vec![("OTP_SELECT", "Continental Artillery"), ("OTP_OVERLAYS", "arcs"), ("OTP_CURSOR", "15,21.7"), view], vec![("arcs_overlay_is_drawn", "arcs", 400)]),
         ("overlay-enfilade.png", vec![("OTP_SELECT", "1st Maryland"), ("OTP_OVERLAYS", "enfilade"), view], vec![("enfilade_overlay_is_drawn", "enfilade", 400)]),

@@ -11,8 +11,8 @@
 use bevy::math::Vec2;
 use serde::Serialize;
 
-use super::aspect::{AttackZone, attack_zone};
 use super::arc::Arc;
+use super::aspect::{AttackZone, attack_zone};
 use super::footprint::{Footprint, vector_bearing};
 use super::geom::{Aabb, EPS, crosses_polyline, point_along, polyline_length};
 use super::movement::{self, Allowance, End, MoveProblem, MoveStep, TOUCH};

@@ -206,7 +206,7 @@ pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize
         };
         // A chart read belongs to the step of the die before it.
         // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
-        if !rule.is_empty() && !(rule.starts_with("9.6") && !current.is_empty()) {
+        if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
             let s = step(rule);
             if s != current {
                 out.push(Row::Step(s.clone()));
@@ -509,7 +509,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
     }
     let now = ctx.input(|i| i.time);
     let opened = *o.opened_at.get_or_insert(now);
-    let rolling = (!o.still && now - opened < ROLL_SECONDS).then(|| (now * 14.0) as u64);
+    let rolling = (!o.still && now - opened < ROLL_SECONDS).then_some((now * 14.0) as u64);
     if rolling.is_some() {
         ctx.request_repaint();
     }
@@ -532,7 +532,8 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
         .constrain_to(view.rect)
         .show(&ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(10.0).show(ui, |ui| {
-                ui.set_width(430.0);
+                // Narrower on a narrow table, to leave the fire toolbar its corner.
+                ui.set_width((view.rect.width() - 370.0).clamp(320.0, 430.0));
                 ui.spacing_mut().item_spacing.y = 3.0;
                 ui.horizontal_top(|ui| {
                     let w = ui.available_width() - 34.0;
@@ -544,10 +545,8 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                     }
                 });
                 // The outcome first; then how it came about, in the order met, and the changes.
-                if rolling.is_none() {
-                    if !report.outcome.is_empty() {
-                        ui.label(RichText::new(&report.outcome).strong().size(15.0).color(HIGHLIGHT));
-                    }
+                if rolling.is_none() && !report.outcome.is_empty() {
+                    ui.label(RichText::new(&report.outcome).strong().size(15.0).color(HIGHLIGHT));
                 }
                 ui.separator();
                 let used = ui.min_rect().height();
@@ -557,6 +556,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                     let mut die = 0;
                     for (k, row) in o.rows.iter().enumerate() {
                         match row {
+                            Row::Step(s) if s == "Changes" && rolling.is_some() => {}
                             Row::Step(s) => {
                                 ui.add_space(4.0);
                                 let r = ui.label(RichText::new(s).strong().color(Color32::from_rgb(236, 228, 200)).size(14.0));
@@ -606,14 +606,14 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                                     ui.label(RichText::new("melee values (OTP 9.8): each side adds a D10").color(RULE).size(11.5));
                                 });
                             }
-                            // Shown at the top.
-                            Row::Outcome(_) => {}
-                            Row::Change { text, rule } => {
+                            Row::Change { text, rule } if rolling.is_none() => {
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(RichText::new(format!("• {text}")).color(Color32::from_rgb(255, 170, 150)).size(13.0));
                                     rule_tag(ui, rule);
                                 });
                             }
+                            // The outcome is at the top; changes wait for the dice to land.
+                            Row::Outcome(_) | Row::Change { .. } => {}
                         }
                     }
                 });
@@ -746,6 +746,27 @@ mod tests {
             }
         }
         assert_eq!(rows.iter().filter(|x| matches!(x, Row::Change { .. })).count(), r.changes.len());
+    }
+
+    // A report with dice opens the overlay (replacing the last); one without leaves it, but
+    // the units its changes name still get their ring.
+    #[test]
+    fn reports_with_dice_open_the_overlay() {
+        let mut app = App::new();
+        app.add_message::<Applied>().init_resource::<DiceOverlay>().add_systems(Update, take_reports);
+        let mut dice = Dice::new(3);
+        let mut fire = Report::new(1, &Action::fire("A", "B"), "A fires at B (8.1)");
+        fire.die("8.1", "fire of A at B", &dice.d10());
+        app.world_mut().write_message(Applied(fire.clone()));
+        app.update();
+        assert_eq!(app.world().resource::<DiceOverlay>().report.as_ref(), Some(&fire));
+        let mut moved = Report::new(1, &Action::EndActivation, "a move");
+        moved.change("6.1", "A moves 3\"");
+        app.world_mut().write_message(Applied(moved));
+        app.update();
+        assert_eq!(app.world().resource::<DiceOverlay>().report.as_ref(), Some(&fire), "no dice: the overlay stays");
+        app.world_mut().resource_mut::<DiceOverlay>().close();
+        assert!(app.world().resource::<DiceOverlay>().report.is_none());
     }
 
     #[test]

@@ -18,9 +18,16 @@
 //!
 //! Presets for screenshots (read at start):
 //! - `OTP_FIRE="Firer>Target"`: select the firer, fire mode on, the pointer on the target (its
-//!   odds preview shows). `OTP_FIRE="Firer>Target!"` also chooses it (the pinned panel).
+//!   odds preview shows). `OTP_FIRE="Firer>Target!"` chooses it instead (the pinned panel with
+//!   the Fire! button).
 //! - `OTP_CHARGE="Attacker>Target"` (and `!`): the same in charge mode.
 //! - `OTP_AMMO=ball|canister`: the artillery ammunition chosen.
+//!
+//! Saves to try them on (`/tmp/otp-fire-preview.ron`, `-fire-report`, `-charge-preview`,
+//! `-charge-report`) are written by `cargo test --release --lib
+//! ui::fire_orders::tests::write_screenshot_saves -- --ignored`; e.g.
+//! `OTP_VIEW="34,35,18" OTP_FIRE="Delaware Light Infantry>71st Light Company" otp play
+//! /tmp/otp-fire-preview.ron --screenshot odds.png`.
 
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
@@ -223,6 +230,7 @@ fn targeting(
     mut overlays: ResMut<Overlays>,
     mut hover: ResMut<HoverPreset>,
     mut orders: MessageWriter<Order>,
+    mut dice: ResMut<super::dice_overlay::DiceOverlay>,
     session: Option<Res<Session>>,
     view: Res<View>,
     troops: Res<Troops>,
@@ -244,10 +252,11 @@ fn targeting(
                 if arm {
                     t.armed = Some(g);
                 }
-                if let Some(geom) = troops.0.iter().find(|u| u.entity == g).filter(|u| !u.stands.is_empty()) {
-                    hover.0 = Some(geom.stands.iter().map(|s| s.centre).sum::<Vec2>() / geom.stands.len() as f32);
-                } else {
-                    t.preset = Some((mode, a, b, arm));
+                // Chosen: the pinned panel shows it, the pointer is elsewhere; else the pointer
+                // rests on the target and its preview shows.
+                match unit_centre(&troops, g) {
+                    Some(c) => hover.0 = (!arm).then_some(c),
+                    None => t.preset = Some((mode, a, b, arm)),
                 }
             }
             _ => eprintln!("fire/charge preset: no unit named {a:?} or {b:?}"),
@@ -291,6 +300,8 @@ fn targeting(
                         } else {
                             t.armed = Some(h);
                             t.refusal = None;
+                            // The player has moved on from the last report: room for the choice.
+                            dice.close();
                         }
                     }
                 }
@@ -324,7 +335,7 @@ fn targeting(
     }
     // The odds of the enemy under the pointer.
     if t.mode != Mode::Off
-        && let Some(h) = selection.hovered
+        && let Some(h) = selection.hovered.filter(|h| t.armed != Some(*h))
         && let Some(target) = t.target(h)
         && let Some(pos) = hover.0.map(|p| view.to_screen(p)).or_else(|| ctx.input(|i| i.pointer.hover_pos()))
     {
@@ -333,23 +344,8 @@ fn targeting(
         // Beside the pointer, clear of the target, of the unit's own tooltip (right of and
         // below the pointer) and of the table's edges; away from the firer when there is room.
         let id = egui::Id::new("fire_preview");
-        let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(420.0, 300.0));
-        let centre = |e: Entity| troops.0.iter().find(|g| g.entity == e).filter(|g| !g.stands.is_empty()).map(|g| g.stands.iter().map(|f| f.centre).sum::<Vec2>() / g.stands.len() as f32);
-        let away = t.firer.and_then(centre).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
-        let target_rect = troops.0.iter().find(|g| g.entity == h).map(|g| super::paint::screen_bounds(&view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>())).unwrap_or(egui::Rect::NOTHING).expand(6.0);
-        let mut candidates = [(egui::Align2::LEFT_BOTTOM, egui::vec2(20.0, -20.0)), (egui::Align2::RIGHT_BOTTOM, egui::vec2(-20.0, -20.0)), (egui::Align2::RIGHT_TOP, egui::vec2(-20.0, 20.0))];
-        if away.x < 0.0 {
-            candidates.swap(0, 1);
-        }
-        if away.y > 0.0 {
-            candidates.rotate_left(1);
-        }
-        let room = |(pivot, offset): &(egui::Align2, egui::Vec2)| {
-            let r = pivot.anchor_size(pos + *offset, size);
-            let area = |a: egui::Rect| if a.is_positive() { a.area() } else { 0.0 };
-            area(r.intersect(view.rect)) - 4.0 * area(r.intersect(target_rect))
-        };
-        let (pivot, offset) = candidates.iter().copied().find(|c| room(c) >= size.x * size.y - 1.0).unwrap_or_else(|| candidates.iter().copied().max_by(|a, b| room(a).total_cmp(&room(b))).unwrap_or(candidates[0]));
+        let away = t.firer.and_then(|e| unit_centre(&troops, e)).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
+        let (pivot, offset) = beside(&ctx, &view, id, pos, egui::Vec2::ZERO, 20.0, unit_rect(&view, &troops, h), away);
         egui::Area::new(id)
             .order(egui::Order::Tooltip)
             .interactable(false)
@@ -359,11 +355,7 @@ fn targeting(
             .show(&ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.set_max_width(420.0);
-                    if armed {
-                        ui.label(RichText::new(format!("{firer} at {}: chosen", target.name)).strong());
-                    } else {
-                        preview_ui(ui, &firer, target, false);
-                    }
+                    preview_ui(ui, &firer, target, false);
                     ui.add_space(2.0);
                     let hint = match (&target.verdict, armed) {
                         (Verdict::Refused(_), _) => None,
@@ -377,7 +369,10 @@ fn targeting(
                 });
             });
     }
-    toolbar(&ctx, &view, t, &units, &mut orders);
+    toolbar(&ctx, &view, t, &units);
+    if t.mode != Mode::Off {
+        pinned(&ctx, &view, t, &troops, &units, &mut orders);
+    }
     Ok(())
 }
 
@@ -449,6 +444,7 @@ fn human(name: &str) -> String {
 
 /// A modifier row: value, name and rule; the chart's words, what on the table gave it and the
 /// number's provenance on hover (and in weak text when the tooltip cannot be hovered).
+#[allow(clippy::too_many_arguments)]
 fn modifier_row(ui: &mut egui::Ui, interactive: bool, value: i32, name: &str, rule: &str, label: &str, detail: Option<&str>, provenance: &Source) {
     let mut quote = format!("OTP {rule} {}: {value:+}\n{label}", human(name));
     if let Some(d) = detail {
@@ -594,9 +590,100 @@ fn charge_ui(ui: &mut egui::Ui, attacker: &str, target: &str, p: &ChargePreview,
     ui.label(RichText::new("Before closing fire, reactions and countercharges (9.4, 9.5, 9.7).").weak().small());
 }
 
-/// The small floating toolbar at the table's lower left: the two modes, what to do, the chosen
-/// target's pinned preview with its confirm button, and the last refusal.
-fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(Entity, &Unit)>, orders: &mut MessageWriter<Order>) {
+/// A unit's centre on the table (the mean of its stands' centres).
+fn unit_centre(troops: &Troops, e: Entity) -> Option<Vec2> {
+    troops.0.iter().find(|g| g.entity == e).filter(|g| !g.stands.is_empty()).map(|g| g.stands.iter().map(|f| f.centre).sum::<Vec2>() / g.stands.len() as f32)
+}
+
+/// A unit's stands' bounds on screen, with a margin.
+fn unit_rect(view: &View, troops: &Troops, e: Entity) -> egui::Rect {
+    troops.0.iter().find(|g| g.entity == e).map(|g| super::paint::screen_bounds(view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>())).unwrap_or(egui::Rect::NOTHING).expand(6.0)
+}
+
+/// Where to put a panel beside `at` (a point, or a box of half size `half`): in one of the
+/// three quarters other than below right (the table's own tooltip goes there), preferring the
+/// side `away` points to, wholly on the table and off `keep_clear`; else where most of it fits.
+/// The panel's size is last frame's.
+#[allow(clippy::too_many_arguments)]
+fn beside(ctx: &egui::Context, view: &View, id: egui::Id, at: egui::Pos2, half: egui::Vec2, gap: f32, keep_clear: egui::Rect, away: egui::Vec2) -> (egui::Align2, egui::Vec2) {
+    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(420.0, 300.0));
+    let (dx, dy) = (half.x + gap, half.y + gap);
+    let mut candidates = [(egui::Align2::LEFT_BOTTOM, egui::vec2(dx, -dy)), (egui::Align2::RIGHT_BOTTOM, egui::vec2(-dx, -dy)), (egui::Align2::RIGHT_TOP, egui::vec2(-dx, dy))];
+    if away.x < 0.0 {
+        candidates.swap(0, 1);
+    }
+    if away.y > 0.0 {
+        candidates.rotate_left(1);
+    }
+    let room = |(pivot, offset): &(egui::Align2, egui::Vec2)| {
+        let r = pivot.anchor_size(at + *offset, size);
+        let area = |a: egui::Rect| if a.is_positive() { a.area() } else { 0.0 };
+        area(r.intersect(view.rect)) - 4.0 * area(r.intersect(keep_clear))
+    };
+    candidates.iter().copied().find(|c| room(c) >= size.x * size.y - 1.0).unwrap_or_else(|| candidates.iter().copied().max_by(|a, b| room(a).total_cmp(&room(b))).unwrap_or(candidates[0]))
+}
+
+/// The chosen target's preview, pinned beside it with the confirm button (and artillery's
+/// choice of ammunition), until fired, cancelled or another target is chosen.
+fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, units: &Query<(Entity, &Unit)>, orders: &mut MessageWriter<Order>) {
+    let Some(armed) = t.armed.and_then(|a| t.target(a)).cloned() else { return };
+    let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.clone());
+    let Some(firer) = firer else { return };
+    // Above the toolbar, else in a corner of the table: wherever it leaves the target clear.
+    let target = unit_rect(view, troops, armed.entity);
+    let id = egui::Id::new("fire_choice");
+    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(440.0, 300.0));
+    let toolbar = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))).map(|r| r.height()).unwrap_or(60.0);
+    let r = view.rect;
+    let candidates = [
+        (egui::Align2::LEFT_BOTTOM, r.left_bottom() + egui::vec2(10.0, -58.0 - toolbar)),
+        (egui::Align2::LEFT_TOP, r.left_top() + egui::vec2(10.0, 10.0)),
+        (egui::Align2::RIGHT_TOP, r.right_top() + egui::vec2(-10.0, 10.0)),
+        (egui::Align2::RIGHT_BOTTOM, r.right_bottom() + egui::vec2(-10.0, -40.0)),
+    ];
+    let bar = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))).unwrap_or(egui::Rect::NOTHING);
+    let covered = |(pivot, pos): &(egui::Align2, egui::Pos2)| {
+        let me = pivot.anchor_size(*pos, size);
+        let area = |c: egui::Rect| if c.is_positive() { c.area() } else { 0.0 };
+        // Hiding the toolbar (or being hidden by it) is worse than covering the target.
+        area(me.intersect(target)) + 10.0 * area(me.intersect(bar))
+    };
+    let (pivot, pos) = candidates.iter().copied().find(|c| covered(c) == 0.0).unwrap_or_else(|| candidates.iter().copied().min_by(|a, b| covered(a).total_cmp(&covered(b))).unwrap_or(candidates[0]));
+    egui::Area::new(id).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(view.rect).show(ctx, |ui| {
+        egui::Frame::window(ui.style()).inner_margin(8.0).stroke(egui::Stroke::new(1.5, TARGET)).show(ui, |ui| {
+            ui.set_max_width(400.0);
+            egui::ScrollArea::vertical().max_height((view.rect.height() - 220.0).max(120.0)).show(ui, |ui| {
+                preview_ui(ui, &firer.name, &armed, true);
+            });
+            ui.separator();
+            if t.mode == Mode::Fire && matches!(firer.arm, Arm::Artillery { .. }) {
+                ui.horizontal(|ui| {
+                    ui.label("Ammunition (8.4):");
+                    for (choice, text) in [(None, "best"), (Some(Ammo::Ball), "ball"), (Some(Ammo::Canister), "canister")] {
+                        if ui.selectable_label(t.ammo == choice, text).on_hover_text("best: canister when the target is at short range and canister is allowed, else ball").clicked() {
+                            t.ammo = choice;
+                        }
+                    }
+                });
+            }
+            let verb = if t.mode == Mode::Fire { "fire" } else { "charge" };
+            ui.label(RichText::new(format!("Click {} again, or {verb} here:", armed.name)).italics().color(TARGET));
+            ui.horizontal(|ui| {
+                let what = if t.mode == Mode::Fire { "🔥 Fire!" } else { "⚔ Charge!" };
+                if ui.button(RichText::new(what).strong().color(TARGET)).clicked() {
+                    confirm(t, units, orders);
+                }
+                if ui.button("Cancel (Esc)").clicked() {
+                    t.armed = None;
+                }
+            });
+        });
+    });
+}
+
+/// The small floating toolbar at the table's lower left: the two modes, what to do, and the
+/// last refusal.
+fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(Entity, &Unit)>) {
     if !view.rect.is_positive() {
         return;
     }
@@ -608,35 +695,8 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
         .constrain_to(view.rect)
         .show(ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {
-                ui.set_max_width(440.0);
+                ui.set_max_width(330.0);
                 if t.mode != Mode::Off {
-                    if let Some(armed) = t.armed.and_then(|a| t.target(a)).cloned() {
-                        egui::ScrollArea::vertical().max_height((view.rect.height() - 160.0).max(120.0)).show(ui, |ui| {
-                            preview_ui(ui, firer.as_ref().map(|u| u.name.as_str()).unwrap_or(""), &armed, true);
-                        });
-                        ui.separator();
-                        ui.horizontal(|ui| {
-                            let artillery = firer.as_ref().is_some_and(|u| matches!(u.arm, Arm::Artillery { .. }));
-                            if t.mode == Mode::Fire && artillery {
-                                ui.label("Ammunition (8.4):");
-                                for (choice, text) in [(None, "best"), (Some(Ammo::Ball), "ball"), (Some(Ammo::Canister), "canister")] {
-                                    if ui.selectable_label(t.ammo == choice, text).on_hover_text("best: canister when the target is at short range and canister is allowed, else ball").clicked() {
-                                        t.ammo = choice;
-                                    }
-                                }
-                            }
-                        });
-                        ui.horizontal(|ui| {
-                            let what = if t.mode == Mode::Fire { "🔥 Fire!" } else { "⚔ Charge!" };
-                            if ui.button(RichText::new(what).strong().color(TARGET)).clicked() {
-                                confirm(t, units, orders);
-                            }
-                            if ui.button("Cancel (Esc)").clicked() {
-                                t.armed = None;
-                            }
-                        });
-                        ui.separator();
-                    }
                     if let Some((action, r)) = &t.refusal {
                         ui.label(RichText::new(format!("{action}: refused (OTP {}): {}", r.rule, r.reason)).color(REFUSED_TEXT));
                     }
@@ -810,6 +870,64 @@ mod tests {
         let (_, r) = t.refusal.clone().expect("the refusal is kept");
         assert!(!r.rule.is_empty(), "{r}");
         assert_eq!(app.world().resource::<Session>().game.actions().len(), n);
+    }
+
+    /// Turn 2: the Delaware lights, 2" forward in turn 1, within a charge of the 71st Light Company.
+    fn charge_ready(seed: u64) -> Game {
+        let mut g = teaching(seed);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
+        crate::rules::otp::engine::testing::to_rebuilds(&mut g);
+        ok(&mut g, Action::EndTurn);
+        activate(&mut g, "Howard's Continentals");
+        g
+    }
+
+    // OTP 9.1, 6.9, 7.2: charge mode outlines exactly what the engine would let the unit charge,
+    // with the closure judged from where the attacker starts; artillery may charge nothing.
+    #[test]
+    fn charge_mode_targets_are_the_engines() {
+        let g = charge_ready(2);
+        let list = charge_targets(&g, "Delaware Light Infantry");
+        let ok_targets: Vec<&String> = list.iter().filter(|(_, r)| r.is_ok()).map(|(n, _)| n).collect();
+        assert_eq!(ok_targets, vec!["71st Light Company"], "{list:?}");
+        let (_, p) = list.iter().find(|(n, _)| n == "71st Light Company").unwrap();
+        let p = p.as_ref().unwrap();
+        assert_eq!(p.zone, AttackZone::Front);
+        assert!(p.closure.probability > 0.0 && p.closure.probability < 1.0 && !p.closure.automatic);
+        for (n, r) in &list {
+            assert_eq!(r.is_ok(), g.charge_preview("Delaware Light Infantry", n, ChargeOptions::default()).is_ok());
+        }
+        assert!(charge_targets(&g, "Continental Artillery").iter().all(|(_, r)| r.as_ref().is_err_and(|r| r.rule == "7.2")));
+    }
+
+    // X and C toggle the modes; Esc drops the chosen target, then leaves the mode, and is not
+    // passed on (the unit sheet stays open).
+    #[test]
+    fn keys_toggle_the_modes_and_esc_steps_back() {
+        let mut app = App::new();
+        app.init_resource::<ButtonInput<KeyCode>>().init_resource::<Selection>().init_resource::<Targeting>().add_systems(Update, keyboard);
+        let e = app.world_mut().spawn_empty().id();
+        app.world_mut().resource_mut::<Selection>().unit = Some(e);
+        let press = |app: &mut App, k: KeyCode| {
+            let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+            keys.release_all();
+            keys.clear();
+            keys.press(k);
+            app.update();
+            app.world().resource::<ButtonInput<KeyCode>>().just_pressed(k)
+        };
+        press(&mut app, KeyCode::KeyX);
+        assert_eq!((app.world().resource::<Targeting>().mode, app.world().resource::<Targeting>().firer), (Mode::Fire, Some(e)));
+        press(&mut app, KeyCode::KeyC);
+        assert_eq!(app.world().resource::<Targeting>().mode, Mode::Charge);
+        app.world_mut().resource_mut::<Targeting>().armed = Some(e);
+        assert!(!press(&mut app, KeyCode::Escape), "Esc is taken");
+        assert_eq!((app.world().resource::<Targeting>().mode, app.world().resource::<Targeting>().armed), (Mode::Charge, None));
+        assert!(!press(&mut app, KeyCode::Escape));
+        assert_eq!(app.world().resource::<Targeting>().mode, Mode::Off);
+        assert!(press(&mut app, KeyCode::Escape), "with no mode on, Esc goes on to the unit sheet");
     }
 
     /// Saves for the screenshots (`cargo test … write_screenshot_saves -- --ignored`).

@@ -48,6 +48,8 @@ pub(crate) struct GameLog {
     /// The game the refusals belong to (seed, scenario name), and its number of reports.
     game: Option<(u64, String)>,
     reports: usize,
+    /// The session's revision when last looked at.
+    revision: u64,
     /// Only the header line shows.
     pub collapsed: bool,
     /// Dice, modifiers, charts and notes under each title (else titles, outcomes and changes).
@@ -56,7 +58,7 @@ pub(crate) struct GameLog {
 
 impl Default for GameLog {
     fn default() -> Self {
-        GameLog { refusals: Vec::new(), game: None, reports: 0, collapsed: false, details: true }
+        GameLog { refusals: Vec::new(), game: None, reports: 0, revision: 0, collapsed: false, details: true }
     }
 }
 
@@ -106,9 +108,12 @@ fn preset(mut log: ResMut<GameLog>) {
 /// Keep every refusal, and forget them when the game is replaced or taken back past them.
 fn record(mut log: ResMut<GameLog>, session: Option<Res<Session>>, mut refused: MessageReader<Refused>, mut commands: MessageReader<SessionCommand>) {
     let Some(session) = session else { return };
-    if commands.read().any(|c| matches!(c, SessionCommand::Load(_) | SessionCommand::Resume | SessionCommand::Restart)) {
+    // A new game (a load that failed changes nothing, and keeps them).
+    let replaced = commands.read().any(|c| matches!(c, SessionCommand::Load(_) | SessionCommand::Resume | SessionCommand::Restart));
+    if replaced && session.revision != log.revision {
         log.clear();
     }
+    log.revision = session.revision;
     log.follow(&session.game);
     for r in refused.read() {
         let at = session.game.reports().len();
@@ -232,9 +237,11 @@ fn split_rule(line: &str) -> (&str, &str) {
     {
         return (&t[..i], &t[i..]);
     }
+    // A section list such as (8.7), (3.1, 6.1) or (8.1–8.4); not "(0 points)".
     if t.ends_with(')')
         && let Some(i) = t.rfind(" (")
         && t[i + 2..].chars().next().is_some_and(|c| c.is_ascii_digit())
+        && t[i + 2..t.len() - 1].chars().all(|c| c.is_ascii_digit() || ".,–- ".contains(c))
     {
         return (&t[..i], &t[i..]);
     }
@@ -471,7 +478,12 @@ mod tests {
         app.world_mut().resource_mut::<Session>().undo();
         app.update();
         assert_eq!(app.world().resource::<GameLog>().refusals.len(), 1);
+        // A load that fails (the session says why and changes nothing) keeps them.
+        app.world_mut().write_message(SessionCommand::Load(PathBuf::from("/nonexistent/game.ron")));
+        app.update();
+        assert_eq!(app.world().resource::<GameLog>().refusals.len(), 1);
         // A new game forgets them all.
+        app.world_mut().resource_mut::<Session>().revision += 1;
         app.world_mut().write_message(SessionCommand::Restart);
         app.update();
         assert!(app.world().resource::<GameLog>().refusals.is_empty());
@@ -499,6 +511,8 @@ mod tests {
         assert_eq!(split_rule("modifier -1 target in cover (8.6)"), ("modifier -1 target in cover", " (8.6)"));
         assert_eq!(split_rule("chart FIRE, column 4, row 7: 1 [Text 8.5]"), ("chart FIRE, column 4, row 7: 1", " [Text 8.5]"));
         assert_eq!(split_rule("a note (not a rule)"), ("a note (not a rule)", ""));
+        assert_eq!(split_rule("objectives held: none (0 points)"), ("objectives held: none (0 points)", ""));
+        assert_eq!(split_rule("moves (3.1, 6.1)"), ("moves", " (3.1, 6.1)"));
         assert_eq!(units_named(&Action::fire("23rd Foot", "1st Maryland")), vec!["23rd Foot", "1st Maryland"]);
         assert!(units_named(&Action::DrawChit).is_empty());
     }
@@ -508,7 +522,8 @@ mod tests {
         use bevy::ecs::system::SystemState;
         let mut world = World::new();
         crate::scenario::spawn::spawn_scenario(&mut world, &crate::scenario::default_scenario(), "teaching");
-        let mut state: SystemState<(Query<(Entity, &Unit)>, Query<&Footprint>)> = SystemState::new(&mut world);
+        type Views<'w, 's> = (Query<'w, 's, (Entity, &'static Unit)>, Query<'w, 's, &'static Footprint>);
+        let mut state: SystemState<Views> = SystemState::new(&mut world);
         let (units, stands) = state.get(&world).expect("read-only queries");
         let mut selection = Selection::default();
         let mut view = View { rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(600.0, 300.0)), ppi: 60.0, centre: Vec2::ZERO, ..View::default() };
@@ -525,5 +540,17 @@ mod tests {
         let before = (selection.unit, view.centre);
         focus(&Action::DrawChit, &units, &stands, &mut selection, &mut view);
         assert_eq!((selection.unit, view.centre), before);
+    }
+
+    /// A whole automatic game of the historical scenario saved to `OTP_WRITE_LONG_SAVE`, to time
+    /// the log with hundreds of reports (docs/performance.md).
+    #[test]
+    #[ignore = "writes a save when OTP_WRITE_LONG_SAVE is set"]
+    fn write_a_long_save() {
+        let Ok(path) = std::env::var("OTP_WRITE_LONG_SAVE") else { return };
+        let scenario = crate::scenario::load(Path::new("scenarios/cowpens.ron")).expect("the historical scenario");
+        let mut g = Game::new(scenario, 5, Charts::embedded().clone());
+        crate::rules::otp::bot::Bot::new().play(&mut g, |_, _| {});
+        g.save(Path::new(&path)).unwrap();
     }
 }

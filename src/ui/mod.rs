@@ -134,8 +134,10 @@ pub(crate) fn plugin(app: &mut App) {
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin));
 }
 
+/// The camera only clears the background (egui draws everything, antialiased itself), so
+/// multisampling buys nothing and costs a tenth of a software-rendered frame.
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn(Camera2d);
+    commands.spawn((Camera2d, bevy::render::view::Msaa::Off));
 }
 
 /// The table's fonts (DejaVu Sans, as `otp render` uses) and a tidy dark style, once.

@@ -23,7 +23,7 @@
 //!   the overlays see a real drag); prints the frame times while dragging (mean, p95, max).
 //!
 //! With any of the last three the screenshot waits until they are done.
-//! - `OTP_MSAA=off`: the camera without multisampling (a frame-time experiment, docs/performance.md).
+//! - `OTP_MSAA=on`: the camera with bevy's default 4x multisampling (a frame-time comparison, docs/performance.md).
 //! - `OTP_LOG=collapsed` or `brief`: the log panel folded, or without dice and modifiers (log.rs).
 
 use std::path::PathBuf;
@@ -141,10 +141,10 @@ fn parse_commands(text: &str) -> Result<Vec<Step>, String> {
 }
 
 fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Query<Entity, With<Camera>>) {
-    // Diagnosis of frame time on a software renderer: multisampling off.
-    if std::env::var("OTP_MSAA").is_ok_and(|v| v == "off") {
+    // Diagnosis of frame time on a software renderer: bevy's default 4x multisampling back on.
+    if std::env::var("OTP_MSAA").is_ok_and(|v| v == "on") {
         for c in &cameras {
-            commands.entity(c).insert(bevy::render::view::Msaa::Off);
+            commands.entity(c).insert(bevy::render::view::Msaa::Sample4);
         }
     }
     if let Ok(text) = std::env::var("OTP_ORDERS") {
@@ -293,7 +293,7 @@ fn drag_points(text: &str) -> Option<(Vec<Vec2>, bool)> {
         tokens.pop();
     }
     let v: Vec<f32> = tokens.iter().map(|t| t.parse().ok()).collect::<Option<Vec<f32>>>()?;
-    (v.len() >= 4 && v.len() % 2 == 0 && v.iter().all(|x| x.is_finite())).then(|| (v.chunks(2).map(|c| Vec2::new(c[0], c[1])).collect(), shift))
+    (v.len() >= 4 && v.len().is_multiple_of(2) && v.iter().all(|x| x.is_finite())).then(|| (v.chunks(2).map(|c| Vec2::new(c[0], c[1])).collect(), shift))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -349,6 +349,7 @@ fn presets(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn shoot(
     mut commands: Commands,
     options: Res<RunOptions>,

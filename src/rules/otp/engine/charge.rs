@@ -672,9 +672,11 @@ impl Game {
             }
         }
         // 9.8, 6.11: the losers retreat one full move per AD rolled.
+        // Attached guns go where their infantry's retreat leaves them (7.5), judged before it.
         let moves = melee::retreat_moves(&row);
+        let attached: Vec<Entity> = losers.iter().copied().filter(|&u| self.world.get::<Unit>(u).is_some() && self.attached_in(u, &in_melee)).collect();
         for &u in &losers {
-            if self.alive(u) && !self.attached_in(u, &in_melee) {
+            if self.alive(u) && !attached.contains(&u) {
                 report.note("9.8", format!("{} lost the melee: it retreats {moves} full move(s)", self.unit(u).name));
                 self.retreat_unit(report, u, moves);
             }

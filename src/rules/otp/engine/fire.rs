@@ -36,11 +36,19 @@ impl Game {
         Ok((table, firer, at, ammo))
     }
 
+    /// Fire as (part of) the unit's operation, with the inches it has moved still within the
+    /// fitting operation's move (3.1: "move 1/2 and fire" after a full move is no fire).
+    fn fire_permit(&self, unit: Entity) -> Result<super::operations::Permit, Refusal> {
+        let permit = self.permit(unit, &[Activity::Fire])?;
+        self.within_budget(&permit, permit.spent, None)?;
+        Ok(permit)
+    }
+
     /// Would `Action::Fire` be allowed now? The operation (3.1–3.3) and the shot (8.x) judged,
     /// nothing rolled or changed: the odds of every result, for a player or the bot to weigh.
     pub fn fire_preview(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<fire::FirePreview, Refusal> {
         let unit = self.find_unit(name)?;
-        self.permit(unit, &[Activity::Fire])?;
+        self.fire_permit(unit)?;
         let (table, firer, at, ammo) = self.fire_shot(name, target, ammo)?;
         Ok(fire::preview(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts)?)
     }
@@ -48,7 +56,7 @@ impl Game {
     /// Fire (8.x): a unit's own fire operation, or the fire part of one (3.1–3.3).
     pub(super) fn fire(&mut self, action: &Action, name: &str, target: &str, ammo: Option<Ammo>) -> Result<Report, Refusal> {
         let unit = self.find_unit(name)?;
-        let permit = self.permit(unit, &[Activity::Fire])?;
+        let permit = self.fire_permit(unit)?;
         let target_unit = self.find_unit(target)?;
         if self.unit_turn(target_unit).off_table {
             return refuse("6.11", format!("{target} has left the table"));
@@ -132,6 +140,6 @@ impl Game {
 
     /// Whether `unit` may still fire this turn as (part of) its operation (3.1–3.3).
     pub fn may_fire(&self, unit: Entity) -> bool {
-        self.permit(unit, &[Activity::Fire]).is_ok()
+        self.fire_permit(unit).is_ok()
     }
 }

@@ -577,6 +577,9 @@ mod tests {
         let r = ok(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] });
         assert!(r.outcome.contains("4.00"), "{r}");
         refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(1.0)] }, "3.1");
+        // 3.1: "move 1/2 and fire" — after 4" of a 6" move there is no fire left.
+        refused(&mut g, Action::fire("33rd Foot", "1st Maryland"), "3.1");
+        assert!(!g.may_fire(g.unit_entity("33rd Foot").unwrap()));
         refused(&mut g, Action::Move { unit: "1st Maryland".into(), steps: vec![MoveStep::Forward(1.0)] }, "4.3");
         let t = g.unit_turn(g.unit_entity("33rd Foot").unwrap());
         assert_eq!(t.done, vec![Activity::Move]);
