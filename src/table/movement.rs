@@ -69,7 +69,23 @@ pub enum MoveStep {
     DoubleUp { stand: usize, behind: usize },
     /// 6.5: the doubled stand back in its place, 1/4 move.
     Undouble,
+    /// 5.3, 6.4: a skirmish line's stands each moved on their own, straight to a new place;
+    /// the move costs the longest single stand's path. (Last: replays save steps by variant.)
+    Stands(Vec<StandMove>),
 }
+
+/// One stand of a skirmish line moved on its own (5.3): its index in the unit and where its
+/// centre ends, facing `facing` (degrees).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StandMove {
+    pub stand: usize,
+    pub to: Vec2,
+    pub facing: f32,
+}
+
+/// 5.3: stands of a skirmish line are 1" to 3" apart, edge to edge; this much slack (inches)
+/// absorbs rounding in a hand-placed stand.
+pub const SKIRMISH_SLACK: f32 = 0.05;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveItem {
@@ -149,6 +165,8 @@ enum Motion {
     /// Each listed stand turns about its own pivot (a bend: only the wing moves).
     TurnSome { stands: Vec<usize>, pivot: Vec2, degrees: f32 },
     Follow { trail: Vec<Vec2>, head: f32, length: f32, behind: Vec<f32> },
+    /// One stand goes straight to a new place, turning as it goes (a skirmisher, 5.3).
+    Stand { stand: usize, to: Footprint },
 }
 
 impl Motion {
@@ -176,6 +194,13 @@ impl Motion {
                     Footprint { centre: (front + rear) / 2.0, facing, ..*f }
                 })
                 .collect(),
+            Motion::Stand { stand, to } => {
+                let mut out = base.to_vec();
+                let f = &base[*stand];
+                let turn = (to.facing - f.facing + 180.0).rem_euclid(360.0) - 180.0;
+                out[*stand] = Footprint { centre: f.centre.lerp(to.centre, t), facing: (f.facing + turn * t).rem_euclid(360.0), ..*f };
+                out
+            }
         }
     }
 
@@ -188,6 +213,11 @@ impl Motion {
             Motion::TurnSome { stands, pivot, degrees } => degrees.to_radians().abs() * stands.iter().map(|&i| reach(*pivot, &base[i])).fold(0.0, f32::max),
             // A stand on a bend turns as it goes: allow for its corners swinging wider.
             Motion::Follow { length, .. } => length * 1.5,
+            Motion::Stand { stand, to } => {
+                let f = &base[*stand];
+                let turn = ((to.facing - f.facing + 180.0).rem_euclid(360.0) - 180.0).to_radians().abs();
+                f.centre.distance(to.centre) + turn * f.frontage.hypot(f.depth) / 2.0
+            }
         }
     }
 }
@@ -583,7 +613,63 @@ impl<'a> Plan<'a> {
                 self.check_place(i, &self.stands())?;
                 self.spend(i, "6.5", format!("stand {stand} back in its place"), cost)
             }
+            MoveStep::Stands(moves) => self.stands_apart(i, moves),
         }
+    }
+
+    /// 5.3, 6.4: a skirmish line's stands moved one by one. Each is swept on its own (6.5
+    /// interpenetration, 6.6 terrain, 6.7 obstacles, as any move) and pays its own path; the
+    /// step costs the longest, each stand moving up to the allowance, and conforming to cover
+    /// costs nothing more (6.4). Afterwards the stands must still be one skirmish line.
+    fn stands_apart(&mut self, i: usize, moves: &[StandMove]) -> Result<(), MoveProblem> {
+        if self.info.formation != Formation::Skirmish {
+            return Err(problem(i, "5.3", format!("only a unit in skirmish line moves its stands one by one; this one is in {:?}", self.info.formation)));
+        }
+        let n = self.info.stands.len();
+        if let Some(m) = moves.iter().find(|m| m.stand >= n) {
+            return Err(problem(i, "5.3", format!("the unit has no stand {} (it has {n})", m.stand)));
+        }
+        if let Some(m) = moves.iter().enumerate().find(|(k, m)| moves[..*k].iter().any(|o| o.stand == m.stand)).map(|(_, m)| m) {
+            return Err(problem(i, "5.3", format!("stand {} is moved twice in one step", m.stand)));
+        }
+        self.may_move(i)?;
+        let (before, items) = (self.spent, self.items.len());
+        let mut paid: Vec<(usize, f32)> = Vec::new();
+        for m in moves {
+            let from = self.info.stands[m.stand].footprint;
+            let to = Footprint { centre: m.to, facing: m.facing.rem_euclid(360.0), ..from };
+            let path = from.centre.distance(to.centre);
+            self.spent = before;
+            self.sweep(i, Motion::Stand { stand: m.stand, to }, path)?;
+            paid.push((m.stand, self.spent - before));
+        }
+        // The obstacles each stand crossed are in its own cost: one item says it all.
+        let extras: Vec<String> = self.items.drain(items..).map(|it| it.what).collect();
+        self.check_skirmish_line(i)?;
+        let longest = paid.iter().map(|p| p.1).fold(0.0, f32::max);
+        let each: Vec<String> = paid.iter().map(|(k, c)| format!("stand {k} {c:.2}\"")).collect();
+        let crossing = if extras.is_empty() { String::new() } else { format!("; {}", extras.join("; ")) };
+        self.spent = before;
+        self.spend(i, "6.4", format!("skirmishers move stand by stand ({}{crossing}): the longest counts", each.join(", ")), longest)
+    }
+
+    /// 5.3: one rank, each stand 1" to 3" from the next (by index, left to right), none overlapping.
+    fn check_skirmish_line(&self, i: usize) -> Result<(), MoveProblem> {
+        let f = self.stands();
+        for a in 0..f.len() {
+            for b in a + 1..f.len() {
+                if convex_overlap_depth(&f[a].corners(), &f[b].corners()) > TOUCH {
+                    return Err(problem(i, "5.3", format!("stands {a} and {b} would overlap: a skirmish line keeps its stands 1\" to 3\" apart")));
+                }
+            }
+        }
+        for (k, w) in f.windows(2).enumerate() {
+            let gap = w[0].distance(&w[1]);
+            if !(1.0 - SKIRMISH_SLACK..=3.0 + SKIRMISH_SLACK).contains(&gap) {
+                return Err(problem(i, "5.3", format!("stands {k} and {} would be {gap:.2}\" apart: a skirmish line keeps them 1\" to 3\" apart", k + 1)));
+            }
+        }
+        Ok(())
     }
 
     /// The column's track: from its rear stand forward through every stand to the head, then on
@@ -1179,5 +1265,75 @@ mod tests {
         assert!(close(commander_ride_cost(&s, v(0.0, 30.0), v(8.0, 30.0)), 8.0));
         assert!(close(commander_ride_cost(&s, v(0.0, 30.0), v(12.0, 30.0)), 13.0));
         assert!(close(commander_ride_cost(&s, v(12.0, 30.0), v(26.0, 30.0)), 18.0));
+    }
+
+    /// 16 light infantry in skirmish line, front centred on (20, 10): eight 1" stands 2" apart (5.3).
+    fn skirmishers() -> UnitInfo {
+        UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, Some(crate::scenario::model::Weapon::Musket), 16, Formation::Skirmish, v(20.0, 10.0), 0.0)
+    }
+
+    /// Stand `k` of `u` moved by `by`, turned to `facing`.
+    fn nudge(u: &UnitInfo, k: usize, by: Vec2, facing: f32) -> StandMove {
+        StandMove { stand: k, to: u.stands[k].footprint.centre + by, facing }
+    }
+
+    #[test]
+    fn skirmish_stands_move_one_by_one() {
+        // OTP 5.3: skirmishers measure movement from each stand; 6.4: each stand is moved
+        // independently, conforming to cover at no extra cost. The longest path counts.
+        let u = skirmishers();
+        let s = table(vec![u.clone()]);
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 1, v(0.0, 2.0), 0.0), nudge(&u, 2, v(0.0, 1.0), 20.0)])], 6.0);
+        assert!(r.legal(), "{:?}", r.problem);
+        assert!(close(r.spent, 2.0), "the longest stand's path: {}", r.spent);
+        assert!(close(r.stands[1].centre.y, u.stands[1].footprint.centre.y + 2.0) && close(r.stands[2].facing, 20.0));
+        assert_eq!(r.stands[0], u.stands[0].footprint, "the others stay");
+        assert_eq!(r.stands[3], u.stands[3].footprint);
+        // Turning a stand in place to face cover costs nothing (6.4).
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 3, Vec2::ZERO, 330.0)])], 6.0);
+        assert!(r.legal() && r.spent == 0.0, "{r:?}");
+        // 6.7: a stand crossing a fence pays its own inch (a skirmish line is one rank).
+        let s = with_terrain(vec![u.clone()], vec![fence(false)]);
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 1, v(0.0, 2.5), 0.0), nudge(&u, 2, v(0.0, 1.0), 0.0)])], 6.0);
+        assert!(r.legal() && close(r.spent, 3.5), "{r:?}");
+    }
+
+    #[test]
+    fn skirmish_stands_keep_one_line() {
+        // OTP 5.3: stands 1" to 3" apart, one rank; a stand dragged 4" from its neighbour is refused.
+        let u = skirmishers();
+        let s = table(vec![u.clone()]);
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 0, v(-2.0, 0.0), 0.0)])], 6.0);
+        let p = r.problem.clone().expect("too far apart");
+        assert_eq!(p.section, "5.3");
+        assert!(p.reason.contains("stands 0 and 1"), "{}", p.reason);
+        assert_eq!(r.stands, u.footprints(), "nothing moved");
+        // Closer than 1", or on top of a neighbour.
+        assert_eq!(section(&plan(&s, &[MoveStep::Stands(vec![nudge(&u, 0, v(1.5, 0.0), 0.0)])], 6.0)), "5.3");
+        assert_eq!(section(&plan(&s, &[MoveStep::Stands(vec![nudge(&u, 0, v(4.0, 0.0), 0.0)])], 6.0)), "5.3");
+        // OTP 6.1: each stand moves up to the allowance.
+        let all = |d: f32| MoveStep::Stands((0..u.stands.len()).map(|k| nudge(&u, k, v(0.0, d), 0.0)).collect());
+        let r = plan(&s, &[all(7.0)], 6.0);
+        assert_eq!(section(&r), "6.1");
+        let r = plan(&s, &[all(6.0)], 6.0);
+        assert!(r.legal() && close(r.spent, 6.0), "every stand 6\" is a 6\" move: {r:?}");
+        // 5.3: only a skirmish line moves stand by stand.
+        let r = plan(&table(vec![line()]), &[MoveStep::Stands(vec![StandMove { stand: 0, to: v(17.0, 11.0), facing: 0.0 }])], 6.0);
+        assert_eq!(section(&r), "5.3");
+    }
+
+    #[test]
+    fn skirmish_stands_do_not_interpenetrate() {
+        // OTP 6.5: each stand's own path is swept against other units.
+        let u = skirmishers();
+        let x = u.stands[1].footprint.centre.x;
+        let s = table(vec![u.clone(), enemy(x, 12.0)]);
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 1, v(0.0, 4.0), 0.0)])], 6.0);
+        let p = r.problem.expect("blocked");
+        assert_eq!(p.section, "6.5");
+        assert!(p.reason.contains("stand 1") && p.reason.contains("Enemy"), "{}", p.reason);
+        // The stand beside it goes by.
+        let r = plan(&s, &[MoveStep::Stands(vec![nudge(&u, 3, v(0.0, 2.0), 0.0)])], 6.0);
+        assert!(r.legal(), "{:?}", r.problem);
     }
 }

@@ -23,7 +23,7 @@ use super::table_view::Troops;
 use super::{RunOptions, UiSet, fonts_ready};
 use crate::rules::otp::charts::{Charts, FireResult};
 use crate::rules::otp::dice::{AD_FACES, DiceKind, Roll};
-use crate::rules::otp::engine::{Action, ChartRead, Report};
+use crate::rules::otp::engine::{Action, ChartRead, Item, Report};
 use crate::scenario::model::{Arm, GunSize};
 
 /// How long the dice roll before showing their faces, seconds.
@@ -57,44 +57,6 @@ pub(crate) enum Row {
     Values { attacker: Vec<(String, String)>, defender: Vec<(String, String)> },
     Outcome(String),
     Change { text: String, rule: String },
-}
-
-/// A die, modifier, chart read or note of a report, by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
-    Die(usize),
-    Modifier(usize),
-    Chart(usize),
-    Note(usize),
-}
-
-/// The order the action met its dice, modifiers, charts and notes. `Report` keeps it privately
-/// and shows it in its plain-words form, one item a line, so it is read back from there; any
-/// item the words do not account for follows in list order.
-fn met_order(report: &Report) -> Vec<Item> {
-    let text = report.to_string();
-    let (mut d, mut m, mut c, mut n) = (0, 0, 0, 0);
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("  die ") && d < report.dice.len() {
-            out.push(Item::Die(d));
-            d += 1;
-        } else if line.starts_with("  modifier ") && m < report.modifiers.len() {
-            out.push(Item::Modifier(m));
-            m += 1;
-        } else if line.starts_with("  chart ") && c < report.charts.len() {
-            out.push(Item::Chart(c));
-            c += 1;
-        } else if line.starts_with("  - ") && n < report.notes.len() {
-            out.push(Item::Note(n));
-            n += 1;
-        }
-    }
-    out.extend((d..report.dice.len()).map(Item::Die));
-    out.extend((m..report.modifiers.len()).map(Item::Modifier));
-    out.extend((c..report.charts.len()).map(Item::Chart));
-    out.extend((n..report.notes.len()).map(Item::Note));
-    out
 }
 
 /// The step of an action a rule section belongs to, for the overlay's headings.
@@ -197,7 +159,7 @@ fn grid(read: &ChartRead, charts: &Charts, gun: Option<GunSize>) -> Grid {
 pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize>) -> Vec<Row> {
     let mut out = Vec::new();
     let mut current = String::new();
-    for item in met_order(report) {
+    for item in report.items() {
         let rule = match item {
             Item::Die(i) => &report.dice[i].rule,
             Item::Modifier(i) => &report.modifiers[i].rule,
@@ -527,6 +489,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
     let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(452.0, 300.0));
     let at = egui::pos2(view.rect.right() - 10.0 - size.x, (view.rect.bottom() - 40.0 - size.y).max(view.rect.top() + 8.0));
     egui::Area::new(id)
+        .fade_in(false)
         .order(egui::Order::Foreground)
         .fixed_pos(at)
         .constrain_to(view.rect)

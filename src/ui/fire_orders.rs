@@ -5,8 +5,9 @@
 //!   may fire on are outlined in orange, the rest dimmed, their refusal (with its rule) on hover.
 //!   The firing arcs overlay (A) is turned on while fire mode lasts. Hovering a target shows the
 //!   exact chance of every result, each modifier with its rule, the range and the chart column.
-//!   A click chooses the target (its preview is pinned in the toolbar, where artillery chooses
-//!   ball or canister); a second click, or "Fire!", sends `Action::Fire`.
+//!   A click chooses the target (its preview is pinned in a panel over the table, clear of the
+//!   target, where artillery chooses ball or canister); a second click on the target, or
+//!   "Fire!", sends `Action::Fire`.
 //! - **Charge mode** (`C`): the same with `Game::charge_preview`: the closure (front, flank or
 //!   rear as judged from where the attacker starts, 9.1) and its chance, both sides' melee values
 //!   and the odds of every MELEE COMBAT row; confirming sends `Action::Charge`. A refusal (its
@@ -35,9 +36,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
 use super::camera::View;
+use super::overlays::Overlays;
 use super::session::{Applied, Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops};
-use super::overlays::Overlays;
 use super::{UiSet, fonts_ready};
 use crate::rules::otp::charts::{Ammo, Source};
 use crate::rules::otp::engine::charge::ChargePreview;
@@ -46,6 +47,7 @@ use crate::rules::otp::fire::FirePreview;
 use crate::scenario::model::Arm;
 use crate::scenario::spawn::Unit;
 use crate::table::aspect::AttackZone;
+use crate::table::footprint::Footprint;
 
 /// Which targeting mode is on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -77,6 +79,9 @@ pub(crate) struct TargetView {
     pub entity: Entity,
     pub name: String,
     pub verdict: Verdict,
+    /// A charge's attacker in contact, where `table::contact::charge_path` (the engine's
+    /// geometry) puts it; empty for fire and refused charges.
+    pub ghost: Vec<Footprint>,
 }
 
 type Key = (u64, Entity, Mode, Option<Ammo>);
@@ -125,18 +130,20 @@ fn enemies(game: &Game, name: &str) -> Vec<String> {
 
 /// Every enemy unit with the engine's fire preview or refusal (8.x, 3.1–3.3).
 pub(crate) fn fire_targets(game: &Game, firer: &str, ammo: Option<Ammo>) -> Vec<(String, Result<FirePreview, Refusal>)> {
-    enemies(game, firer).into_iter().map(|t| {
+    let judge = |t: String| {
         let r = game.fire_preview(firer, &t, ammo);
         (t, r)
-    }).collect()
+    };
+    enemies(game, firer).into_iter().map(judge).collect()
 }
 
 /// Every enemy unit with the engine's charge preview or refusal (6.8–6.11, 9.x).
 pub(crate) fn charge_targets(game: &Game, attacker: &str) -> Vec<(String, Result<ChargePreview, Refusal>)> {
-    enemies(game, attacker).into_iter().map(|t| {
+    let judge = |t: String| {
         let r = game.charge_preview(attacker, &t, ChargeOptions::default());
         (t, r)
-    }).collect()
+    };
+    enemies(game, attacker).into_iter().map(judge).collect()
 }
 
 /// The order a confirmed target sends.
@@ -331,7 +338,7 @@ fn targeting(
 
     let painter = egui::Painter::new(ctx.clone(), egui::LayerId::background(), view.rect);
     if t.mode != Mode::Off {
-        paint_targets(&painter, &view, t, &troops);
+        paint_targets(&painter, &view, t, &troops, selection.hovered);
     }
     // The odds of the enemy under the pointer.
     if t.mode != Mode::Off
@@ -340,13 +347,13 @@ fn targeting(
         && let Some(pos) = hover.0.map(|p| view.to_screen(p)).or_else(|| ctx.input(|i| i.pointer.hover_pos()))
     {
         let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.name.clone()).unwrap_or_default();
-        let armed = t.armed == Some(h);
         // Beside the pointer, clear of the target, of the unit's own tooltip (right of and
         // below the pointer) and of the table's edges; away from the firer when there is room.
         let id = egui::Id::new("fire_preview");
         let away = t.firer.and_then(|e| unit_centre(&troops, e)).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
         let (pivot, offset) = beside(&ctx, &view, id, pos, egui::Vec2::ZERO, 20.0, unit_rect(&view, &troops, h), away);
         egui::Area::new(id)
+            .fade_in(false)
             .order(egui::Order::Tooltip)
             .interactable(false)
             .pivot(pivot)
@@ -357,14 +364,9 @@ fn targeting(
                     ui.set_max_width(420.0);
                     preview_ui(ui, &firer, target, false);
                     ui.add_space(2.0);
-                    let hint = match (&target.verdict, armed) {
-                        (Verdict::Refused(_), _) => None,
-                        (_, false) => Some("Click to choose this target"),
-                        (Verdict::Fire(_), true) => Some("Click again to fire"),
-                        (_, true) => Some("Click again to charge"),
-                    };
-                    if let Some(h) = hint {
-                        ui.label(RichText::new(h).italics().color(TARGET));
+                    // (The chosen target's own preview is pinned, with its confirm button.)
+                    if target.verdict.eligible() {
+                        ui.label(RichText::new("Click to choose this target").italics().color(TARGET));
                     }
                 });
             });
@@ -391,12 +393,24 @@ fn refresh(t: &mut Targeting, session: &Session, units: &Query<(Entity, &Unit)>)
     let list: Vec<TargetView> = match t.mode {
         Mode::Fire => fire_targets(&session.game, &u.name, t.ammo)
             .into_iter()
-            .filter_map(|(n, r)| Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Fire(Box::new(p))).unwrap_or_else(Verdict::Refused) }))
+            .filter_map(|(n, r)| Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Fire(Box::new(p))).unwrap_or_else(Verdict::Refused), ghost: Vec::new() }))
             .collect(),
-        Mode::Charge => charge_targets(&session.game, &u.name)
-            .into_iter()
-            .filter_map(|(n, r)| Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Charge(Box::new(p))).unwrap_or_else(Verdict::Refused) }))
-            .collect(),
+        Mode::Charge => {
+            let situation = crate::table::situation::Situation::from_world(session.game.world());
+            let ghost = |t: &str| -> Vec<Footprint> {
+                match (situation.find(&u.name), situation.find(t)) {
+                    (Ok(a), Ok(b)) => crate::table::contact::charge_path(&situation, a, b).stands,
+                    _ => Vec::new(),
+                }
+            };
+            charge_targets(&session.game, &u.name)
+                .into_iter()
+                .filter_map(|(n, r)| {
+                    let ghost = if r.is_ok() { ghost(&n) } else { Vec::new() };
+                    Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Charge(Box::new(p))).unwrap_or_else(Verdict::Refused), ghost })
+                })
+                .collect()
+        }
         Mode::Off => Vec::new(),
     };
     if t.armed.is_some_and(|a| !list.iter().any(|x| x.entity == a && x.verdict.eligible())) {
@@ -414,9 +428,29 @@ fn confirm(t: &mut Targeting, units: &Query<(Entity, &Unit)>, orders: &mut Messa
     }
 }
 
-/// Eligible targets outlined warm (the chosen one heavier), the others dimmed.
-fn paint_targets(painter: &egui::Painter, view: &View, t: &Targeting, troops: &Troops) {
+/// Eligible targets outlined warm (the chosen one heavier), the others dimmed; for a charge,
+/// the attacker's stands where the charge puts them in contact (dashed), for the target under
+/// the pointer or chosen.
+fn paint_targets(painter: &egui::Painter, view: &View, t: &Targeting, troops: &Troops, hovered: Option<Entity>) {
     let mut out = Vec::new();
+    let from = t.firer.and_then(|e| unit_centre(troops, e));
+    for target in t.targets().iter().filter(|x| !x.ghost.is_empty() && (Some(x.entity) == hovered || Some(x.entity) == t.armed)) {
+        for f in &target.ghost {
+            let mut pts: Vec<egui::Pos2> = f.corners().iter().map(|&c| view.to_screen(c)).collect();
+            pts.push(pts[0]);
+            out.push(egui::Shape::convex_polygon(pts[..4].to_vec(), Color32::from_rgba_unmultiplied(255, 145, 35, 50), egui::Stroke::NONE));
+            out.extend(egui::Shape::dashed_line(&pts, egui::Stroke::new(2.0, TARGET), 5.0, 3.0));
+        }
+        let to = target.ghost.iter().map(|f| f.centre).sum::<Vec2>() / target.ghost.len() as f32;
+        if let Some(from) = from {
+            let (a, b) = (view.to_screen(from), view.to_screen(to));
+            out.push(egui::Shape::line_segment([a, b], egui::Stroke::new(4.0, CASING)));
+            out.push(egui::Shape::line_segment([a, b], egui::Stroke::new(2.0, TARGET)));
+            let dir = (b - a).normalized();
+            let side = egui::vec2(-dir.y, dir.x);
+            out.push(egui::Shape::convex_polygon(vec![b, b - dir * 12.0 + side * 6.0, b - dir * 12.0 - side * 6.0], TARGET, egui::Stroke::new(1.0, CASING)));
+        }
+    }
     for target in t.targets() {
         let Some(geom) = troops.0.iter().find(|g| g.entity == target.entity) else { continue };
         for f in &geom.stands {
@@ -554,7 +588,8 @@ fn charge_ui(ui: &mut egui::Ui, attacker: &str, target: &str, p: &ChargePreview,
             col.label(RichText::new(format!("{title}: {}", side.total)).strong());
             for v in &side.units {
                 let mult: String = v.multipliers.iter().map(|m| format!(" ×{}", m.factor)).collect();
-                let r = col.label(RichText::new(format!("{}: {} fig × CV {}{mult} = {}", v.name, v.figures, v.modified_cv, v.value)).color(Color32::from_gray(225)));
+                col.label(RichText::new(&v.name).color(Color32::from_gray(225)));
+                let r = col.label(RichText::new(format!("{} fig × CV {}{mult} = {}", v.figures, v.modified_cv, v.value)).color(Color32::from_gray(225)));
                 if interactive {
                     let mut tip = format!("{} figure(s) in combat (OTP {}: {})\nCV {} modified to {}", v.figures, v.figures_rule, v.figures_note, v.cv, v.modified_cv);
                     for m in &v.modifiers {
@@ -649,7 +684,7 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
         area(me.intersect(target)) + 10.0 * area(me.intersect(bar))
     };
     let (pivot, pos) = candidates.iter().copied().find(|c| covered(c) == 0.0).unwrap_or_else(|| candidates.iter().copied().min_by(|a, b| covered(a).total_cmp(&covered(b))).unwrap_or(candidates[0]));
-    egui::Area::new(id).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(view.rect).show(ctx, |ui| {
+    egui::Area::new(id).fade_in(false).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(view.rect).show(ctx, |ui| {
         egui::Frame::window(ui.style()).inner_margin(8.0).stroke(egui::Stroke::new(1.5, TARGET)).show(ui, |ui| {
             ui.set_max_width(400.0);
             egui::ScrollArea::vertical().max_height((view.rect.height() - 220.0).max(120.0)).show(ui, |ui| {
@@ -689,9 +724,10 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
     }
     let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.clone());
     egui::Area::new(egui::Id::new("fire_toolbar"))
+        .fade_in(false)
         .order(egui::Order::Foreground)
         .pivot(egui::Align2::LEFT_BOTTOM)
-        .fixed_pos(view.rect.left_bottom() + egui::vec2(10.0, -52.0))
+        .fixed_pos(view.rect.left_bottom() + egui::vec2(8.0, -62.0)) // clear of the scale bar
         .constrain_to(view.rect)
         .show(ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {

@@ -100,7 +100,7 @@ fn draw_table(
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
     mut frames: ResMut<TableFrames>,
-    (hover_preset, options): (Res<HoverPreset>, Option<Res<super::RunOptions>>),
+    (hover_preset, options, targeting): (Res<HoverPreset>, Option<Res<super::RunOptions>>, Option<Res<super::fire_orders::Targeting>>),
     mut teach: Teach,
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
@@ -459,7 +459,12 @@ fn draw_table(
                             readout_ui(ui, title, rows);
                         });
                     });
-            } else if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)) {
+            } else if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)).filter(|(_, u, _)| {
+                // Fire and charge targeting show their own preview over an enemy (fire_orders).
+                let targeting = targeting.as_ref().is_some_and(|t| t.mode != super::fire_orders::Mode::Off);
+                let firer_side = selection.unit.and_then(|s| list.iter().find(|(x, _, _)| *x == s)).map(|(_, f, _)| f.side);
+                !(targeting && firer_side.is_some_and(|side| side != u.side))
+            }) {
                 tooltip(&ctx, pos, |ui| {
                     ui.horizontal(|ui| {
                         swatch(ui, side_colour(u.side));

@@ -45,7 +45,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 pub use action::{Action, ChargeOptions, Reaction, Removal};
-pub use report::{ChartRead, DieRecord, Entry, Modifier, Refusal, Report, SideSummary, Summary};
+pub use report::{ChartRead, DieRecord, Entry, Item, Modifier, Refusal, Report, SideSummary, Summary};
 pub use save::{Save, replay_report_text};
 pub use state::{CommandState, Phase, Sequence, UnitTurn};
 

@@ -120,9 +120,9 @@ impl fmt::Display for Summary {
     }
 }
 
-/// A die, modifier, chart cell or note, in the order the action met them (for the plain words).
+/// A die, modifier, chart cell or note of a report, by its index in that list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
+pub enum Item {
     Die(usize),
     Modifier(usize),
     Chart(usize),
@@ -191,18 +191,26 @@ impl Report {
     }
 }
 
-impl fmt::Display for Report {
-    /// The report in plain words, one fact a line, each with its rule section.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Turn {}: {}", self.turn, self.title)?;
-        // In the order met; anything added to the lists directly comes after.
+impl Report {
+    /// Every die, modifier, chart cell and note in the order the action met them (the log and
+    /// the dice overlay tell the story in this order); anything pushed onto the lists directly
+    /// comes after.
+    pub fn items(&self) -> Vec<Item> {
         let mut items = self.order.clone();
         let listed = |k: fn(usize) -> Item, n: usize| (0..n).map(k).filter(|i| !self.order.contains(i)).collect::<Vec<_>>();
         items.extend(listed(Item::Die, self.dice.len()));
         items.extend(listed(Item::Modifier, self.modifiers.len()));
         items.extend(listed(Item::Chart, self.charts.len()));
         items.extend(listed(Item::Note, self.notes.len()));
-        for item in items {
+        items
+    }
+}
+
+impl fmt::Display for Report {
+    /// The report in plain words, one fact a line, each with its rule section.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Turn {}: {}", self.turn, self.title)?;
+        for item in self.items() {
             match item {
                 Item::Die(i) => {
                     let d = &self.dice[i];
