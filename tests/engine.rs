@@ -443,3 +443,37 @@ fn charges_are_deterministic_through_saves_and_undo() {
     assert!(undone.undo().is_some_and(|x| matches!(x, Action::Charge { .. })));
     assert_eq!(undone.snapshot(), before.snapshot());
 }
+
+fn stands_of(g: &Game, name: &str) -> Vec<otp::table::footprint::Footprint> {
+    let e = g.unit_entity(name).unwrap();
+    g.unit(e).stands.iter().map(|&s| *g.world().get::<otp::table::footprint::Footprint>(s).unwrap()).collect()
+}
+
+// OTP 5.3, 6.4: a skirmish line's stands move one by one; the others stay where they are. A
+// stand taken too far from its neighbour is refused (5.3) and changes nothing.
+#[test]
+fn skirmishers_move_stand_by_stand() {
+    use otp::table::movement::StandMove;
+    let mut g = teaching(5);
+    ok(&mut g, Action::StartGame);
+    activate(&mut g, "Webster's Brigade");
+    let name = "71st Light Company";
+    let before = stands_of(&g, name);
+    assert!(before.len() > 1, "the 71st is a skirmish line of several stands");
+    let forward = before[0].forward();
+    // Too far from its neighbour (5.3): refused, nothing changes.
+    let away = StandMove { stand: 0, to: before[0].centre - before[0].right() * 3.0, facing: before[0].facing };
+    refused(&mut g, Action::Move { unit: name.into(), steps: vec![MoveStep::Stands(vec![away])] }, "5.3");
+    let one = StandMove { stand: 0, to: before[0].centre + forward * 1.5, facing: before[0].facing };
+    ok(&mut g, Action::Move { unit: name.into(), steps: vec![MoveStep::Stands(vec![one])] });
+    let after = stands_of(&g, name);
+    assert!(after[0].centre.distance(one.to) < 1e-3, "{:?}", after[0]);
+    assert_eq!(&after[1..], &before[1..], "the other stands stay");
+    let spent = g.unit_turn(g.unit_entity(name).unwrap()).spent;
+    assert!((spent - 1.5).abs() < 1e-3, "the one stand's path: {spent}");
+    // The step is saved and replayed like any other.
+    let path = temp_file("skirmish.ron");
+    g.save(&path).unwrap();
+    assert_eq!(Game::load(&path).unwrap().snapshot(), g.snapshot());
+    std::fs::remove_file(&path).unwrap();
+}

@@ -141,7 +141,7 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 /// The table's fonts (DejaVu Sans, as `otp render` uses) and a tidy dark style, once.
-fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>, mut ready: ResMut<FontsReady>) -> Result {
+fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>, mut ready: ResMut<FontsReady>, options: Option<Res<RunOptions>>) -> Result {
     if *done {
         if !ready.0 {
             ready.0 = true;
@@ -158,7 +158,12 @@ fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>, mut ready: ResM
     fonts.families.insert(paint::table_font_bold(), with("dejavu-bold"));
     ctx.set_fonts(fonts);
     ctx.set_visuals(egui::Visuals::dark());
+    // A screenshot shows windows as they settle, never half faded in.
+    let shooting = options.is_some_and(|o| o.screenshot.is_some());
     ctx.all_styles_mut(|style| {
+        if shooting {
+            style.animation_time = 0.0;
+        }
         style.spacing.item_spacing = egui::vec2(8.0, 5.0);
         style.spacing.button_padding = egui::vec2(8.0, 3.0);
         style.interaction.tooltip_delay = 0.2;

@@ -9,8 +9,9 @@
 //! the table rides him there (`MoveCommander`) and a click on a unit of his command joins it
 //! (`JoinUnit`), within his 24" a phase (6.12).
 //!
-//! Skirmishers move as a whole unit: the engine's moves are whole-unit steps (`MoveStep` has no
-//! step for one stand), so a skirmish line is dragged like a line.
+//! A skirmish line moves stand by stand (5.3, 6.4): dragging one of its stands is a
+//! `MoveStep::Stands` of that stand alone, judged and sent like any drag; Shift-drag moves the
+//! whole line as a line is moved.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -531,10 +532,12 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
     let phasing = drag.plays(drag.playable.as_ref().map(|p| p.unit)) && drag.playable.as_ref().is_some_and(|p| p.name == unit.name);
     heading(ui, "Orders");
     if phasing {
-        ui.label(RichText::new("Drag the unit to move it: an end stand wheels, Shift-drag side-steps, a column drags its head. Let go on a green ghost to order it.").size(11.5).weak());
-        if unit.formation == Formation::Skirmish {
-            ui.label(RichText::new("A skirmish line moves as a whole here (no stand-by-stand step in the engine).").size(11.5).weak());
-        }
+        let hint = if unit.formation == Formation::Skirmish {
+            "Skirmishers: drag a stand to move it alone, each stand up to the move and 1\"–3\" from the next (5.3, 6.4); Shift-drag moves the whole line. Let go on a green ghost to order it."
+        } else {
+            "Drag the unit to move it: an end stand wheels, Shift-drag side-steps, a column drags its head. Let go on a green ghost to order it."
+        };
+        ui.label(RichText::new(hint).size(11.5).weak());
         if let Some((_, Some(v))) = cache.dragged() {
             ui.label(RichText::new(v.text()).size(12.5).strong().color(if v.allowed() { OK } else { BAD }));
         }
@@ -866,6 +869,38 @@ mod tests {
         assert!(matches!(s.game.actions().last(), Some(Action::SpecialMove { .. })), "{:?}", app.world().resource::<OrdersState>().refusal);
         assert!(s.last_report.as_ref().is_some_and(|r| r.dice.iter().any(|d| d.rule == "6.8")));
         assert!(!app.world().resource::<OrdersState>().special, "the toggle is spent");
+    }
+
+    // OTP 5.3, 6.4: a skirmisher's stand dragged alone is a one-stand `MoveStep::Stands` order;
+    // in the mirrored world only that stand moves.
+    #[test]
+    fn a_skirmish_stand_drag_moves_that_stand_alone() {
+        use crate::table::movement::StandMove;
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        let unit = select(&mut app, "71st Light Company");
+        let before = stands(&mut app, unit);
+        assert!(before.len() > 1);
+        let grab = before[1].centre;
+        // Facing 180: 1.5" down the table, still within 3" of its neighbours.
+        let by = Vec2::new(0.0, -1.5);
+        {
+            let mut d = app.world_mut().resource_mut::<MoveDrag>();
+            d.unit = Some(unit);
+            d.kind = Some(DragKind::Stand(1));
+            d.points = vec![grab, grab + by];
+            d.released = true;
+        }
+        app.update();
+        app.update();
+        let s = app.world().resource::<Session>();
+        let want = MoveStep::Stands(vec![StandMove { stand: 1, to: grab + by, facing: before[1].facing }]);
+        assert_eq!(s.game.actions().last(), Some(&Action::Move { unit: "71st Light Company".into(), steps: vec![want] }), "{:?}", app.world().resource::<OrdersState>().refusal);
+        let after = stands(&mut app, unit);
+        assert!((after[1].centre - (grab + by)).length() < 1e-3, "{:?}", after[1]);
+        for k in (0..before.len()).filter(|&k| k != 1) {
+            assert_eq!(after[k], before[k], "stand {k} stays");
+        }
     }
 
     // OTP 6.1: a drag too far is refused with its rule; nothing is sent and nothing moves.

@@ -83,7 +83,8 @@ pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("L", "teaching overlay: line of sight to the enemy under the pointer (8.7–8.9)"),
     ("M", "teaching overlay: movement envelope; drag the unit to try a move (6.x)"),
     ("Drag the selected unit", "with M on: forward / oblique; from an end stand: wheel; a column: its head's path"),
-    ("Shift-drag", "with M on: side step (half rate)"),
+    ("Shift-drag", "with M on: side step (half rate); a skirmish line: the whole line"),
+    ("Drag a skirmisher's stand", "with M on or in a game: that stand alone (5.3, 6.4); the others stay"),
     ("Drag a unit of the phasing brigade", "in a game: a move order, judged by the engine (green / red ghost); let go to order it"),
     ("Click a commander's figure", "in a game: pick him up; then click the table to ride there, or a unit of his command to join it (6.12)"),
 ];
@@ -191,9 +192,13 @@ impl Teach<'_> {
         if !self.drag.active {
             return;
         }
+        // A skirmish line's Shift-drag is its whole line: Shift does not side-step it.
+        let skirmish = matches!((&self.snapshot.situation, self.snapshot.unit(self.drag.unit)), (Some(s), Some(i)) if movement::by_stand(s.unit(i)));
         let d = &mut *self.drag;
         // Shift turns a straight move into a side step and back, live.
-        if let Some(k @ (DragKind::Advance | DragKind::SideStep)) = d.kind {
+        if let Some(k @ (DragKind::Advance | DragKind::SideStep)) = d.kind
+            && !skirmish
+        {
             let want = if shift { DragKind::SideStep } else { DragKind::Advance };
             if k != want {
                 d.kind = Some(want);
@@ -514,7 +519,7 @@ pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit,
         } else {
             key_row(ui, colours::MOVE_FILL, colours::MOVE_LINE, "forward / oblique ≤ 45°, side steps (hatched), wheels");
         }
-        note(ui, "Drag the unit to try a move: from an end stand it wheels, with Shift it side-steps, a column drags its head. Esc clears.");
+        note(ui, "Drag the unit to try a move: from an end stand it wheels, with Shift it side-steps, a column drags its head, a skirmish line moves the stand grabbed (Shift: the whole line). Esc clears.");
         if let Some((_, Some((p, _)))) = &cache.drag {
             ui.add_space(2.0);
             // In a game the engine's verdict, else the geometry's.

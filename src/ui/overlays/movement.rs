@@ -16,7 +16,7 @@ use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
 use crate::table::geom::{point_along, polyline_length, turn_about};
-use crate::table::movement::{Allowance, End, MoveReport, MoveStep, plan_move};
+use crate::table::movement::{Allowance, End, MoveReport, MoveStep, StandMove, plan_move};
 use crate::table::situation::{Situation, UnitInfo};
 
 /// A unit's movement allowance, from the MOVEMENT chart (6.1), and where the number comes from.
@@ -79,6 +79,8 @@ pub(crate) enum DragKind {
     Wheel(End),
     /// A march column's head along a path, the stands following (5.1).
     Path,
+    /// One stand of a skirmish line on its own, keeping its facing (5.3, 6.4).
+    Stand(usize),
 }
 
 /// Within this many degrees of straight ahead a drag is a move forward, not an oblique.
@@ -98,14 +100,26 @@ fn left_to_right(u: &UnitInfo) -> Vec<usize> {
     order
 }
 
-/// What a drag starting at `grab` on the unit does: a column follows its head; Shift side-steps;
-/// an end stand (or, for one or two stands, the outer quarter of the front) wheels about the
-/// other end; anywhere else moves forward or obliques.
+/// A skirmish line moves stand by stand (5.3); Shift drags it as a whole line.
+pub(crate) fn by_stand(u: &UnitInfo) -> bool {
+    u.formation == Formation::Skirmish && u.stands.len() > 1
+}
+
+/// What a drag starting at `grab` on the unit does: a column follows its head; a skirmish line's
+/// stand moves alone (with Shift the whole line moves, as a line without Shift); Shift
+/// side-steps; an end stand (or, for one or two stands, the outer quarter of the front) wheels
+/// about the other end; anywhere else moves forward or obliques.
 pub(crate) fn grab_kind(u: &UnitInfo, grab: Vec2, shift: bool) -> DragKind {
     if u.in_column() && u.stands.len() > 1 {
         return DragKind::Path;
     }
-    if shift {
+    if by_stand(u) && !shift {
+        let dist = |k: usize| u.stands[k].footprint.centre.distance(grab);
+        let on = (0..u.stands.len()).find(|&k| u.stands[k].footprint.contains(grab));
+        let k = on.or_else(|| (0..u.stands.len()).min_by(|&a, &b| dist(a).total_cmp(&dist(b))));
+        return DragKind::Stand(k.unwrap_or(0));
+    }
+    if shift && !by_stand(u) {
         return DragKind::SideStep;
     }
     let order = left_to_right(u);
@@ -180,6 +194,10 @@ pub(crate) fn step(u: &UnitInfo, kind: DragKind, points: &[Vec2]) -> Option<Move
             }
             (!path.is_empty()).then_some(MoveStep::Path(path))
         }
+        DragKind::Stand(k) => {
+            let f = u.stands.get(k)?.footprint;
+            (d.length() >= 0.02).then_some(MoveStep::Stands(vec![StandMove { stand: k, to: f.centre + d, facing: f.facing }]))
+        }
     }
 }
 
@@ -212,6 +230,9 @@ fn scaled(u: &UnitInfo, step: &MoveStep, f: f32) -> MoveStep {
             let cut = truncate(&full, polyline_length(&full) * f);
             MoveStep::Path(cut[1..].to_vec())
         }
+        MoveStep::Stands(moves) => MoveStep::Stands(
+            moves.iter().filter_map(|m| u.stands.get(m.stand).map(|s| StandMove { to: s.footprint.centre.lerp(m.to, f), ..*m })).collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -242,6 +263,15 @@ fn attempted(u: &UnitInfo, step: &MoveStep) -> Vec<Footprint> {
             let dir = if end.distance(back) > 1e-3 { end - back } else { head.forward() };
             let facing = vector_bearing(dir);
             vec![Footprint { centre: end - bearing_vector(facing) * (head.depth / 2.0), facing, ..head }]
+        }
+        MoveStep::Stands(moves) => {
+            let mut out = u.footprints();
+            for m in moves {
+                if let Some(f) = out.get_mut(m.stand) {
+                    *f = Footprint { centre: m.to, facing: m.facing, ..*f };
+                }
+            }
+            out
         }
         _ => Vec::new(),
     }
@@ -298,6 +328,11 @@ pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2
             let (fixed, swinging) = wheel_ends(u, *pivot)?;
             let path = wheel_path(fixed, swinging, *angle);
             (swinging, *path.last().unwrap_or(&swinging), path)
+        }
+        MoveStep::Stands(moves) => {
+            let from = moves.first().and_then(|m| u.stands.get(m.stand)).map_or(mid, |s| s.footprint.centre);
+            let to = moves.first().map_or(from, |m| m.to);
+            (from, to, vec![from, to])
         }
         _ => {
             let d = attempted(u, &step).first().map(|f| f.centre - u.stands[0].footprint.centre).unwrap_or_default();
@@ -387,6 +422,15 @@ pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scen
     out
 }
 
+/// Of `stands` (the unit's, after the move), those the dragged step moves: a skirmisher's
+/// stands moved one by one (5.3), else all of them.
+fn moved(p: &Preview, stands: &[Footprint]) -> Vec<Footprint> {
+    match &p.step {
+        MoveStep::Stands(m) => m.iter().filter_map(|m| stands.get(m.stand).copied()).collect(),
+        _ => stands.to_vec(),
+    }
+}
+
 /// The ghost of a dragged move, its verdict, and where it meets disordering terrain.
 pub(crate) fn preview_scene(p: &Preview) -> Scene {
     judged_scene(p, p.report.legal(), verdict(p))
@@ -411,15 +455,17 @@ pub(crate) fn judged_scene(p: &Preview, legal: bool, text: String) -> Scene {
         (colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE, colours::GHOST_BAD_TAG)
     };
     if let Some(reach) = &p.reach {
-        out.over.push(Prim::Stands { stands: reach.stands.clone(), fill: colours::GHOST_OK_FILL.gamma_multiply(0.5), edge: colours::GHOST_REACH_EDGE, dash: true });
-        let c = centre_of(&reach.stands);
+        out.over.push(Prim::Stands { stands: moved(p, &reach.stands), fill: colours::GHOST_OK_FILL.gamma_multiply(0.5), edge: colours::GHOST_REACH_EDGE, dash: true });
+        let c = centre_of(&moved(p, &reach.stands));
         let text = format!("✔ can reach this far: {} used · {} left", inches(reach.spent), inches(reach.remaining()));
         let back = (p.from - p.to).normalize_or_zero();
         out.tags.push(Tag::new(c, text, colours::GHOST_OK_TAG, colours::GHOST_OK_EDGE).towards(&[back.perp(), -back.perp(), back]));
     }
     out.over.push(Prim::Stands { stands: ghost.clone(), fill, edge, dash: false });
-    let fwd = ghost.first().map(|f| f.forward()).unwrap_or(Vec2::Y);
-    let front = ghost.iter().map(|f| f.front_centre()).sum::<Vec2>() / ghost.len().max(1) as f32;
+    // The tag goes by the stands that move (a skirmisher's one stand, or the whole unit).
+    let focus = moved(p, &ghost);
+    let fwd = focus.first().map(|f| f.forward()).unwrap_or(Vec2::Y);
+    let front = focus.iter().map(|f| f.front_centre()).sum::<Vec2>() / focus.len().max(1) as f32;
     let mut text = text;
     // What else the move pays for (6.7 obstacles), from the move or, refused, from its allowed part.
     let items = if p.report.legal() { &p.report.items } else { p.reach.as_ref().map(|r| &r.items).unwrap_or(&p.report.items) };
@@ -486,6 +532,27 @@ mod tests {
         assert_eq!(grab_kind(&col, v(20.0, 9.0), false), DragKind::Path);
         let Some(MoveStep::Path(p)) = step(&col, DragKind::Path, &[v(20.0, 9.0), v(20.0, 12.0), v(23.0, 14.0)]) else { panic!() };
         assert!((p[0] - v(20.0, 13.0)).length() < 1e-4 && (p[1] - v(23.0, 15.0)).length() < 1e-4, "{p:?}");
+    }
+
+    #[test]
+    fn a_skirmish_line_is_dragged_stand_by_stand() {
+        // OTP 5.3, 6.4: each stand of a skirmish line moves on its own; Shift moves the line.
+        let u = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, Some(Weapon::Musket), 16, Formation::Skirmish, v(20.0, 10.0), 0.0);
+        let c = u.stands[2].footprint.centre;
+        assert_eq!(grab_kind(&u, c + v(0.1, 0.1), false), DragKind::Stand(2));
+        assert_eq!(grab_kind(&u, c, true), DragKind::Advance, "Shift: the whole line");
+        let Some(MoveStep::Stands(m)) = step(&u, DragKind::Stand(2), &[c, c + v(0.0, 2.0)]) else { panic!() };
+        assert_eq!(m, vec![StandMove { stand: 2, to: c + v(0.0, 2.0), facing: 0.0 }]);
+        let s = table(vec![u.clone()]);
+        let a = allowance(s.unit(0)).unwrap().allowance;
+        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 2.0)], a).unwrap();
+        assert!(p.report.legal(), "{:?}", p.report.problem);
+        assert_eq!(p.report.stands[3], u.stands[3].footprint, "the others stay");
+        // Dragged too far from its neighbours: red (5.3), the ghost where it was dragged.
+        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 4.0)], a).unwrap();
+        assert_eq!(p.report.problem.as_ref().map(|x| x.section), Some("5.3"));
+        assert!((p.attempted[2].centre - (c + v(0.0, 4.0))).length() < 1e-4 && p.attempted[1] == u.stands[1].footprint);
+        assert!(p.reach.is_some(), "part of the way is allowed");
     }
 
     #[test]

@@ -9,7 +9,6 @@
 //! dice have been thrown, so the order is carried out as far as it can be.
 //! (A special move to contact an enemy belongs to the charge, 6.9/9.x, and is not here.)
 
-use bevy::math::Vec2;
 use bevy::prelude::Entity;
 
 use super::action::Action;
@@ -80,12 +79,12 @@ impl Game {
         } else {
             let s = self.situation();
             let index = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
-            let head = self.world.get::<Footprint>(self.unit(unit).stands[0]).map_or(Vec2::ZERO, |f| f.front_centre());
+            let start: Vec<Footprint> = self.unit(unit).stands.iter().filter_map(|&st| self.world.get::<Footprint>(st).copied()).collect();
             let allowance = Allowance { full: base.full + extra, road: base.road.map(|r| r + extra) };
             let mut cut_at = limit;
             let mut shorter = None;
             for _ in 0..6 {
-                let cut = truncate(steps, &plan, cut_at, head);
+                let cut = truncate(steps, &plan, cut_at, &start);
                 let try_plan = plan_move(&s, index, &cut, allowance);
                 if try_plan.legal() && try_plan.doubled_up.is_none() && try_plan.spent <= limit + EPS {
                     shorter = Some(try_plan);

@@ -10,15 +10,19 @@ use super::report::Report;
 use crate::rules::otp::charts::ArmClass;
 use crate::scenario::model::DisorderType;
 use crate::table::geom::{EPS, point_along, polyline_length};
-use crate::table::movement::{Allowance, MoveReport, MoveStep, plan_move};
+use crate::table::footprint::Footprint;
+use crate::table::movement::{Allowance, MoveReport, MoveStep, StandMove, plan_move};
 
 /// Steps that carry the unit over the ground (and so through terrain).
 fn travels(step: &MoveStep) -> bool {
-    matches!(step, MoveStep::Forward(_) | MoveStep::Oblique { .. } | MoveStep::SideStep(_) | MoveStep::Wheel { .. } | MoveStep::Path(_))
+    matches!(step, MoveStep::Forward(_) | MoveStep::Oblique { .. } | MoveStep::SideStep(_) | MoveStep::Wheel { .. } | MoveStep::Path(_) | MoveStep::Stands(_))
 }
 
-/// The same step cut to `fraction` of its length, if it can be cut.
-fn cut(step: &MoveStep, fraction: f32, head: Vec2) -> Option<MoveStep> {
+/// The same step cut to `fraction` of its length, if it can be cut. `stands` are the unit's
+/// stands where the move starts (a column's head leads a path; skirmish stands each go the
+/// fraction of their own way, 5.3).
+fn cut(step: &MoveStep, fraction: f32, stands: &[Footprint]) -> Option<MoveStep> {
+    let head = stands.first().map_or(Vec2::ZERO, |f| f.front_centre());
     Some(match step {
         MoveStep::Forward(d) => MoveStep::Forward(d * fraction),
         MoveStep::Oblique { angle, distance } => MoveStep::Oblique { angle: *angle, distance: distance * fraction },
@@ -41,12 +45,21 @@ fn cut(step: &MoveStep, fraction: f32, head: Vec2) -> Option<MoveStep> {
             kept.push(point_along(&trail, reach));
             MoveStep::Path(kept)
         }
+        MoveStep::Stands(moves) => MoveStep::Stands(
+            moves
+                .iter()
+                .map(|m| {
+                    let from = stands.get(m.stand).map_or(m.to, |f| f.centre);
+                    StandMove { to: from + (m.to - from) * fraction, ..*m }
+                })
+                .collect(),
+        ),
         _ => return None,
     })
 }
 
 /// The steps of a planned move cut off once `limit` inches are spent.
-pub fn truncate(steps: &[MoveStep], plan: &MoveReport, limit: f32, head: Vec2) -> Vec<MoveStep> {
+pub fn truncate(steps: &[MoveStep], plan: &MoveReport, limit: f32, stands: &[Footprint]) -> Vec<MoveStep> {
     let mut out = Vec::new();
     let mut spent = 0.0;
     for (i, step) in steps.iter().enumerate() {
@@ -57,7 +70,7 @@ pub fn truncate(steps: &[MoveStep], plan: &MoveReport, limit: f32, head: Vec2) -
             continue;
         }
         if cost > EPS
-            && let Some(part) = cut(step, ((limit - spent) / cost).clamp(0.0, 1.0), head)
+            && let Some(part) = cut(step, ((limit - spent) / cost).clamp(0.0, 1.0), stands)
         {
             out.push(part);
         }
@@ -96,7 +109,7 @@ impl Game {
             if plan.spent <= limit + EPS {
                 return plan;
             }
-            let head = self.world.get::<crate::table::footprint::Footprint>(u.stands[0]).map_or(Vec2::ZERO, |f| f.front_centre());
+            let start: Vec<Footprint> = u.stands.iter().filter_map(|&st| self.world.get::<Footprint>(st).copied()).collect();
             let s = self.situation();
             let Ok(index) = s.find(&u.name) else { return plan };
             // Cut the steps at the limit; obstacle costs inside a step may leave it a little
@@ -104,7 +117,7 @@ impl Game {
             let mut cut_at = limit;
             let mut cut_steps = Vec::new();
             for _ in 0..4 {
-                cut_steps = truncate(steps, &plan, cut_at, head);
+                cut_steps = truncate(steps, &plan, cut_at, &start);
                 let shorter = plan_move(&s, index, &cut_steps, allowance);
                 if shorter.legal() && shorter.doubled_up.is_none() && shorter.spent <= limit + EPS {
                     report.change("6.6", format!("{} halts after {:.2}\" ({terrain})", u.name, shorter.spent));
@@ -154,5 +167,37 @@ mod tests {
         }
         let share = failed as f64 / n as f64;
         assert!((share - 0.3).abs() < 3.0 * (0.3f64 * 0.7 / n as f64).sqrt(), "{share}");
+    }
+
+    // OTP 6.6 with 5.3: skirmish stands moved one by one into disordering terrain roll for it
+    // as a unit does (a failure's limit, half the 8" move, is beyond these 2").
+    #[test]
+    fn skirmish_stands_moving_alone_roll_for_terrain() {
+        use crate::scenario::spawn::Unit;
+        use crate::table::footprint::Footprint;
+        use crate::table::movement::StandMove;
+        let mut rolled = 0;
+        for seed in 0..40 {
+            let mut g = teaching(seed);
+            ok(&mut g, Action::StartGame);
+            activate(&mut g, "Webster's Brigade");
+            // Set the 71st Light Company down just east of the Wheat Field (x 18–29, y 28.5–34).
+            let unit = g.unit_entity("71st Light Company").unwrap();
+            let stands = g.world().get::<Unit>(unit).unwrap().stands.clone();
+            let feet: Vec<Footprint> = stands.iter().map(|&s| *g.world().get::<Footprint>(s).unwrap()).collect();
+            let west = feet.iter().flat_map(|f| f.corners()).map(|c| c.x).fold(f32::MAX, f32::min);
+            let shift = Vec2::new(30.0 - west, 31.0 - feet[0].centre.y);
+            for (&s, f) in stands.iter().zip(&feet) {
+                g.world_mut().get_mut::<Footprint>(s).unwrap().centre = f.centre + shift;
+            }
+            let moves: Vec<StandMove> = feet.iter().enumerate().map(|(i, f)| StandMove { stand: i, to: f.centre + shift - Vec2::new(2.0, 0.0), facing: f.facing }).collect();
+            let r = ok(&mut g, Action::Move { unit: "71st Light Company".into(), steps: vec![MoveStep::Stands(moves)] });
+            let rolls = r.dice.iter().filter(|d| d.rule == "6.6").count();
+            assert_eq!(rolls, 1, "{r}");
+            rolled += rolls;
+            let spent = g.unit_turn(unit).spent;
+            assert!(spent <= 2.0 + EPS, "{spent}\n{r}");
+        }
+        assert_eq!(rolled, 40);
     }
 }
