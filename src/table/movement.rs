@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
 use super::geom::{Aabb, EPS, polygon_intervals, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
-use super::situation::{Outline, Situation, UnitInfo};
+use super::situation::{Feature, Outline, Situation, UnitInfo};
 use crate::picture::inside;
 use crate::scenario::model::{Arm, DisorderType, Formation, StreamKind, Terrain, UnitType};
 
@@ -265,8 +265,12 @@ fn left_to_right(unit: &UnitInfo) -> Vec<usize> {
     order
 }
 
-fn touches(outline: &Outline, corners: &[Vec2]) -> bool {
-    match outline {
+fn touches(feature: &Feature, corners: &[Vec2]) -> bool {
+    // Most features are nowhere near: their boxes settle it before any polygon test.
+    if !feature.bbox.overlaps(&Aabb::of(corners).grow(0.05)) {
+        return false;
+    }
+    match &feature.outline {
         Outline::Area(poly) => convex_touches_polygon(corners, poly),
         Outline::Ribbon { path, half_width } => convex_near_polyline(corners, path, *half_width),
         Outline::Line(path) => convex_near_polyline(corners, path, 0.0),
@@ -356,7 +360,7 @@ impl<'a> Plan<'a> {
                         let n = c.iter().filter(|&&p| inside(poly, p)).count();
                         (n > 0 && n < 4) || poly.iter().any(|&p| st.contains(p))
                     }
-                    (o, _) => touches(o, &c),
+                    _ => touches(f, &c),
                 }
             })
             .then_some(kind)
@@ -407,17 +411,25 @@ impl<'a> Plan<'a> {
         let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
         let features: Vec<usize> = (0..self.s.features.len()).collect();
         // Terrain the unit is already in (a unit deployed in a town, 6.13) does not stop it leaving.
-        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f].outline, &st.corners()))).collect();
+        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f], &st.corners()))).collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
         let mut prev = base.clone();
         for k in 1..=n {
             let t = k as f32 / n as f32;
             let cur = motion.pose(&base, t);
             for (j, (a, b)) in prev.iter().zip(&cur).enumerate() {
-                let mut pts = a.corners().to_vec();
-                pts.extend(b.corners());
-                let hull = convex_hull(&pts);
-                if let Some(&i) = others.iter().find(|&&i| !ignore.contains(&i) && convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH) {
+                // The swept hull lies within this circle: stands beyond it need no polygon test.
+                let (mid, reach) = ((a.centre + b.centre) / 2.0, a.centre.distance(b.centre) / 2.0 + a.frontage.hypot(a.depth) / 2.0);
+                let near: Vec<usize> = others.iter().copied().filter(|&i| !ignore.contains(&i) && mid.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius + TOUCH).collect();
+                let hit = if near.is_empty() {
+                    None
+                } else {
+                    let mut pts = a.corners().to_vec();
+                    pts.extend(b.corners());
+                    let hull = convex_hull(&pts);
+                    near.into_iter().find(|&i| convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH)
+                };
+                if let Some(i) = hit {
                     let who = &self.s.unit(self.s.stands[i].unit).name;
                     let mover = if j < own { format!("stand {j}") } else { "the attached gun (7.5)".to_string() };
                     return Err(problem(step, "6.5", format!("{mover} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
@@ -444,13 +456,13 @@ impl<'a> Plan<'a> {
                 let feature = &self.s.features[f];
                 if let Effect::Forbidden(section, why) = self.effect(f)
                     && !already_in.contains(&f)
-                    && cur.iter().any(|st| touches(&feature.outline, &st.corners()))
+                    && cur.iter().any(|st| touches(feature, &st.corners()))
                 {
                     return Err(problem(step, section, format!("{}: {why}", self.s.terrain()[feature.index].name())));
                 }
                 if let Effect::Ford(_) = self.effect(f)
                     && !already_in.contains(&f)
-                    && cur.iter().any(|st| touches(&feature.outline, &st.corners()) && self.off_ford(f, st))
+                    && cur.iter().any(|st| touches(feature, &st.corners()) && self.off_ford(f, st))
                 {
                     return Err(problem(step, "6.6", format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
                 }
