@@ -240,7 +240,9 @@ fn draw_table(
         if response.clicked() {
             selection.unit = hovered;
         }
-        let grabbable = teach.overlays.movement && hovered.is_some() && hovered == selection.unit;
+        // Teaching (the Movement overlay) or playing (a unit of the phasing brigade) may drag.
+        let movable = teach.overlays.movement || teach.drag.plays(selection.unit);
+        let grabbable = movable && hovered.is_some() && hovered == selection.unit;
         if hovered.is_some() && !response.dragged() && (!ruler.enabled || grabbable) {
             ctx.set_cursor_icon(if grabbable { egui::CursorIcon::Grab } else { egui::CursorIcon::PointingHand });
         }
@@ -430,8 +432,8 @@ fn draw_table(
         if teach.overlays.any() && selection.unit.is_none() {
             hints.push("Teaching overlays: click a unit to see its arcs, flanks, sight or moves");
         }
-        if teach.overlays.movement && selection.unit.is_some() {
-            hints.push("Move: drag the unit · an end stand wheels · Shift-drag side-steps · a column drags its head · Esc clears");
+        if (teach.overlays.movement || teach.drag.plays(selection.unit)) && selection.unit.is_some() {
+            hints.push("Move: drag the unit · an end stand wheels · Shift side-steps · Esc clears");
         }
         for (row, text) in hints.into_iter().enumerate() {
             hint(&ctx, &painter, &view, text, row);
