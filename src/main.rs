@@ -1,6 +1,6 @@
 //! `otp`: the table in a window, and the same rules and geometry from the command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -99,7 +99,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(file: &PathBuf) -> Result<Scenario, ExitCode> {
+fn load(file: &Path) -> Result<Scenario, ExitCode> {
     scenario::load(file).map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
@@ -123,7 +123,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
     if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-fn render(file: &PathBuf, output: &PathBuf, scale: f32) -> ExitCode {
+fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
     let s = match load(file) {
         Ok(s) => s,
         Err(code) => return code,
@@ -144,7 +144,7 @@ fn render(file: &PathBuf, output: &PathBuf, scale: f32) -> ExitCode {
     }
 }
 
-fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
+fn fire(file: &Path, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
     use otp::rules::otp::fire::{fire_command_json, fire_command_text};
     let s = match load(file) {
         Ok(s) => s,
@@ -167,7 +167,7 @@ fn fire(file: &PathBuf, firer: &str, target: &str, json: bool, ball: bool) -> Ex
     }
 }
 
-fn melee(file: &PathBuf, attacker: &str, defender: &str, json: bool) -> ExitCode {
+fn melee(file: &Path, attacker: &str, defender: &str, json: bool) -> ExitCode {
     use otp::rules::otp::melee::{melee_command_json, melee_command_text};
     let s = match load(file) {
         Ok(s) => s,
@@ -202,7 +202,7 @@ fn outcome_line(o: &otp::rules::otp::bot::GameOutcome) -> String {
     format!("seed {}: {} turns, {} actions; {}; {winner}", o.seed, o.turns_played, o.actions, sides.join("; "))
 }
 
-fn simulate(file: &PathBuf, seed: u64, turns: Option<u32>, games: usize, log: Option<&std::path::Path>) -> ExitCode {
+fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>) -> ExitCode {
     use otp::rules::otp::bot;
     use std::io::Write;
     let s = match load(file) {
@@ -255,7 +255,7 @@ fn simulate(file: &PathBuf, seed: u64, turns: Option<u32>, games: usize, log: Op
 fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> ExitCode {
     use otp::ui::session::Opening;
     let opening = match &file {
-        None => Opening::Scenario { scenario: scenario::default_scenario(), source: scenario::DEFAULT_SCENARIO_NAME.to_string() },
+        None => Opening::Scenario { scenario: Box::new(scenario::default_scenario()), source: scenario::DEFAULT_SCENARIO_NAME.to_string() },
         Some(f) => match Opening::read(f) {
             Ok(o) => o,
             Err(e) => {

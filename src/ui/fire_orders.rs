@@ -835,7 +835,7 @@ mod tests {
             .init_resource::<Selection>()
             .insert_resource(View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
             .insert_resource(super::super::RunOptions { screenshot: Some("/dev/null".into()) })
-            .insert_resource(super::super::session::Opening::Scenario { scenario: game.scenario().clone(), source: "test".into() })
+            .insert_resource(super::super::session::Opening::Scenario { scenario: Box::new(game.scenario().clone()), source: "test".into() })
             .init_resource::<Targeting>()
             .add_plugins(super::super::session::plugin)
             .add_systems(Update, outcomes.after(super::super::session::sync_world));
@@ -983,13 +983,7 @@ mod tests {
         }
         // The Delaware lights 2" forward in turn 1; in turn 2 they charge the 71st Light Company.
         for seed in 0..12 {
-            let mut g = teaching(seed);
-            ok(&mut g, Action::StartGame);
-            activate(&mut g, "Howard's Continentals");
-            ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
-            crate::rules::otp::engine::testing::to_rebuilds(&mut g);
-            ok(&mut g, Action::EndTurn);
-            activate(&mut g, "Howard's Continentals");
+            let mut g = charge_ready(seed);
             let p = g.charge_preview("Delaware Light Infantry", "71st Light Company", ChargeOptions::default());
             println!("seed {seed}: {:?}", p.as_ref().map(|p| (p.zone, p.closure.probability)));
             if p.is_err() {

@@ -767,7 +767,7 @@ mod tests {
             .init_resource::<Selection>()
             .init_resource::<MoveDrag>()
             .insert_resource(View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
-            .insert_resource(Opening::Scenario { scenario: crate::scenario::default_scenario(), source: "teaching".into() })
+            .insert_resource(Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
             .add_plugins((super::super::session::plugin, plugin));
         app.update();
         // No autosave from tests.

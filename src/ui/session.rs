@@ -172,7 +172,7 @@ pub fn new_seed() -> u64 {
 /// What the window starts with: a scenario to set up, or a saved game to go on with.
 #[derive(Resource, Clone, Debug)]
 pub enum Opening {
-    Scenario { scenario: Scenario, source: String },
+    Scenario { scenario: Box<Scenario>, source: String },
     Saved { save: Box<Save>, source: String },
 }
 
@@ -189,13 +189,13 @@ impl Opening {
             return Ok(Opening::Saved { save: Box::new(save), source: file });
         }
         let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;
-        Ok(Opening::Scenario { scenario, source: file })
+        Ok(Opening::Scenario { scenario: Box::new(scenario), source: file })
     }
 
     /// The game it opens on, and the save file to write back to.
     fn into_game(self) -> (Game, String, Option<PathBuf>) {
         match self {
-            Opening::Scenario { scenario, source } => (Game::new(scenario, new_seed(), Charts::embedded().clone()), source, None),
+            Opening::Scenario { scenario, source } => (Game::new(*scenario, new_seed(), Charts::embedded().clone()), source, None),
             Opening::Saved { save, source } => match Game::from_save(&save, Charts::embedded().clone()) {
                 Ok(g) => (g, source.clone(), Some(PathBuf::from(source))),
                 Err(e) => {
@@ -241,7 +241,7 @@ pub(super) fn plugin(app: &mut App) {
 fn open(world: &mut World) {
     let opening = world.remove_resource::<Opening>().or_else(|| {
         let b = world.get_resource::<Battlefield>()?;
-        Some(Opening::Scenario { scenario: b.scenario.clone(), source: b.source.clone() })
+        Some(Opening::Scenario { scenario: Box::new(b.scenario.clone()), source: b.source.clone() })
     });
     let Some(opening) = opening else { return };
     let shooting = world.get_resource::<super::RunOptions>().is_some_and(|o| o.screenshot.is_some());
@@ -377,10 +377,7 @@ fn mirror_world(game: &World, app: &mut World, map: &mut HashMap<Entity, Entity>
         }
     }
     for &g in &live {
-        if !map.contains_key(&g) {
-            let a = app.spawn_empty().id();
-            map.insert(g, a);
-        }
+        map.entry(g).or_insert_with(|| app.spawn_empty().id());
     }
     let to = |e: Entity| map.get(&e).copied().unwrap_or(Entity::PLACEHOLDER);
     for &g in &live {
@@ -467,7 +464,7 @@ mod tests {
 
     fn teaching() -> App {
         // SAFETY of the test: no autosave is written (OTP_AUTOSAVE unset would write to $HOME).
-        let mut a = app(Opening::Scenario { scenario: crate::scenario::default_scenario(), source: "teaching".into() });
+        let mut a = app(Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() });
         a.world_mut().resource_mut::<Session>().autosave = None;
         a
     }

@@ -289,7 +289,7 @@ mod tests {
         app.add_plugins(MinimalPlugins)
             .init_resource::<crate::ui::table_view::Selection>()
             .insert_resource(crate::ui::camera::View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
-            .insert_resource(Opening::Scenario { scenario: crate::scenario::default_scenario(), source: "teaching".into() })
+            .insert_resource(Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
             .init_resource::<Seen>()
             .add_plugins((crate::ui::session::plugin, plugin))
             .add_systems(Update, count.after(drive));

@@ -279,7 +279,7 @@ impl Teach<'_> {
             if let Some(j) = self.snapshot.unit(compare) {
                 sc.extend(arcs::scene(s, j, false));
             }
-            self.cache.base = Some((key.clone(), sc));
+            self.cache.base = Some((key, sc));
             let tags = Scene { tags: std::mem::take(&mut envelope.tags), ..Default::default() };
             self.cache.envelope = Some((key, envelope, tags));
         }

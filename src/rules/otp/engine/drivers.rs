@@ -10,6 +10,7 @@
 //!   facing, the mean of the facings of its infantry units' first stands; the gun's most forward
 //!   stand front may not pass the most forward infantry stand front, unless it was ahead already
 //!   and does not go further ahead. A side without infantry sets no such limit.
+//!
 //! Retreats are not voluntary and are not judged here.
 
 use bevy::math::Vec2;
