@@ -205,9 +205,14 @@ fn morale_step(ui: &mut egui::Ui, game: &Game, e: Entity, out: &mut Vec<Action>)
                 ui.label(RichText::new(format!("Rolled {}: {}", roll.result, if kept { "the marker stays" } else { "the marker is off" })).color(result_colour(roll.result)));
                 if !roll.rerolled && t.done.is_empty() {
                     for (c, cname) in commanders.iter().filter(|(c, _)| game.passes_left(*c) > 0) {
+                        let how = Removal::RerollWithPass { commander: cname.clone() };
+                        let check = game.check_removal(&name, &how);
                         let label = format!("Re-roll with a pass ({}, {} left)", cname, game.passes_left(*c));
-                        if ui.add(egui::Button::new(label).wrap()).on_hover_text("A morale pass buys one re-roll; its result stands (10.2, 10.4)").clicked() {
-                            out.push(Action::RemoveMarker { unit: name.clone(), how: Removal::RerollWithPass { commander: cname.clone() } });
+                        if ui.add_enabled(check.is_ok(), egui::Button::new(label).wrap()).on_hover_text("A morale pass buys one re-roll; its result stands (10.2, 10.4)").clicked() {
+                            out.push(Action::RemoveMarker { unit: name.clone(), how });
+                        }
+                        if let Err(r) = check {
+                            reason(ui, &r.rule, &r.reason);
                         }
                     }
                 }

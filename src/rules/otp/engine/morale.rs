@@ -3,6 +3,7 @@
 //! the results that limit what a unit may do this turn, and retreats (6.11) with militia
 //! stragglers (optional 6.14). Also the plumbing other modules call when a unit receives a marker.
 
+use bevy::math::Vec2;
 use bevy::prelude::Entity;
 
 use super::action::{Action, Removal};
@@ -164,6 +165,10 @@ impl Game {
         let unit = self.find_unit(name)?;
         self.require_phasing(unit)?;
         let t = self.unit_turn(unit);
+        if let Removal::RerollWithPass { commander } = how {
+            // The first roll may have taken the marker off: the re-roll is of the result.
+            return self.check_reroll(name, unit, commander).map(|_| ());
+        }
         if !self.has_marker(unit) {
             return refuse("10.2", format!("{name} has no Morale Marker"));
         }
@@ -177,8 +182,24 @@ impl Game {
                 }
                 self.check_pass(c, unit).map(|_| ())
             }
-            Removal::RerollWithPass { .. } => refuse("10.2", "a re-roll is judged when it is asked for"),
+            Removal::RerollWithPass { .. } => unreachable!("judged above"),
         }
+    }
+
+    /// 10.2, 10.4: may `commander` buy `name` one re-roll of this turn's morale roll before it
+    /// acts on the result? The commander, and his ride to the unit (6.12).
+    fn check_reroll(&self, name: &str, unit: Entity, commander: &str) -> Result<(Entity, f32, Vec2), Refusal> {
+        let c = self.find_commander(commander)?;
+        let t = self.unit_turn(unit);
+        let Some(first) = &t.morale else { return refuse("10.2", format!("{name} has not rolled this turn: there is nothing to re-roll")) };
+        if first.rerolled {
+            return refuse("10.2", format!("{name} has re-rolled once: the re-roll result must be accepted"));
+        }
+        if !t.done.is_empty() {
+            return refuse("10.2", format!("{name} has acted on its result ({:?})", t.done));
+        }
+        let (ride, to) = self.check_pass(c, unit)?;
+        Ok((c, ride, to))
     }
 
     pub(super) fn remove_marker(&mut self, action: &Action, name: &str, how: &Removal) -> Result<Report, Refusal> {
@@ -232,15 +253,8 @@ impl Game {
                 Ok(report)
             }
             Removal::RerollWithPass { commander } => {
-                let c = self.find_commander(commander)?;
-                let Some(first) = &t.morale else { return refuse("10.2", format!("{name} has not rolled this turn: there is nothing to re-roll")) };
-                if first.rerolled {
-                    return refuse("10.2", format!("{name} has re-rolled once: the re-roll result must be accepted"));
-                }
-                if !t.done.is_empty() {
-                    return refuse("10.2", format!("{name} has acted on its result ({:?})", t.done));
-                }
-                let (ride, to) = self.check_pass(c, unit)?;
+                let (c, ride, to) = self.check_reroll(name, unit, commander)?;
+                let first = t.morale.as_ref().expect("check_reroll found this turn's roll");
                 let before = first.before.clone().expect("a roll this turn keeps the unit as it was");
                 let first_result = first.result;
                 let mut report = Report::new(turn, action, format!("{commander} spends a morale pass for {name} to re-roll (10.2, 10.4)"));
@@ -536,15 +550,20 @@ mod tests {
         let mut g = teaching(9);
         ok(&mut g, Action::StartGame);
         activate(&mut g, "Tarleton's Brigade");
-        let reroll = Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::RerollWithPass { commander: "Earl Cornwallis".into() } };
+        let how = Removal::RerollWithPass { commander: "Earl Cornwallis".into() };
+        let reroll = Action::RemoveMarker { unit: "Loyalist Militia".into(), how: how.clone() };
+        assert_eq!(g.check_removal("Loyalist Militia", &how).map_err(|r| r.rule), Err("10.2".to_string()), "nothing rolled yet");
         refused(&mut g, reroll.clone(), "10.2");
         ok(&mut g, roll("Loyalist Militia"));
+        // The read-only check agrees with the action, whatever the first roll did to the marker.
+        assert_eq!(g.check_removal("Loyalist Militia", &how), Ok(()));
         refused(&mut g, pass("Loyalist Militia", "Earl Cornwallis"), "10.2");
         let figures = g.unit(g.unit_entity("Loyalist Militia").unwrap()).initial_figures;
         let r = ok(&mut g, reroll.clone());
         assert_eq!(r.dice.iter().filter(|d| d.rule == "10.2").count(), 1);
         let militia = g.unit_entity("Loyalist Militia").unwrap();
         assert!(g.unit(militia).figures <= figures);
+        assert!(g.check_removal("Loyalist Militia", &how).is_err(), "one re-roll only");
         refused(&mut g, reroll, "10.2");
     }
 
