@@ -24,7 +24,7 @@ use super::table_view::{HoverPreset, Selection, Troops, unit_at};
 use super::{UiSet, fonts_ready};
 use crate::rules::otp::charts::ArmClass;
 use crate::rules::otp::dice::DiceKind;
-use crate::rules::otp::engine::operations::{Activity, Base, Operation, operations, section};
+use crate::rules::otp::engine::operations::{Activity, Operation, operations, section};
 use crate::rules::otp::engine::{Action, CommandState, Game, Phase, Refusal};
 use crate::scenario::model::{Arm, Formation, Terrain, UnitType};
 use crate::scenario::spawn::{Brigade, Commander, Unit};
@@ -149,22 +149,6 @@ pub(crate) fn judge(game: &Game, p: &Playable, step: &MoveStep, plan: &crate::ta
     Verdict { action, refusal, inches: plan.spent, before: p.spent, most: p.most, dice }
 }
 
-/// Inches spent in the unit's operation and the most any operation it could still be allows
-/// (3.1–3.3 fractions of the normal move, 6.1; halved by a Half move result, 10.2; 7.6
-/// gallopers). The engine checks every move itself (`within_budget`); this is only for showing
-/// "used / left" and sizing the ghost, composed from `permit`, the operations' budgets and
-/// `normal_move` because the engine has no public "movement left" query.
-pub(crate) fn move_budget(game: &Game, unit: Entity) -> Option<(f32, f32)> {
-    let p = game.permit(unit, &[Activity::Move]).ok()?;
-    let base = |b: Base| match b {
-        Base::Start => game.normal_move(unit, p.start),
-        Base::Limbered => game.normal_move(unit, Formation::Limbered),
-        Base::Unlimbered => game.galloper_moves(unit).map_or_else(|| game.normal_move(unit, Formation::Unlimbered), |g| if p.done.contains(&Activity::Fire) { g.move_and_fire } else { g.move_only }),
-    };
-    let most = p.fitting.iter().filter_map(|o| o.budget.map(|(f, b)| f * base(b) * p.factor)).fold(None, |m: Option<f32>, x| Some(m.map_or(x, |m| m.max(x))))?;
-    Some((p.spent, most))
-}
-
 /// The unit's brigade name in the game.
 fn brigade_name(game: &Game, unit: Entity) -> Option<String> {
     game.world().get::<Brigade>(game.unit(unit).brigade).map(|b| b.name.clone())
@@ -181,7 +165,7 @@ pub(crate) fn playable(game: &Game, app_unit: Entity, name: &str, special: bool)
         return None;
     }
     let u = game.unit(e);
-    let budget = move_budget(game, e);
+    let budget = game.movement_budget(e);
     let (spent, most) = budget.map_or((game.unit_turn(e).spent, None), |(s, m)| (s, Some(m)));
     // The geometry's allowance: what is left (or the chart's move when nothing is: the engine
     // then says why not).
@@ -522,7 +506,7 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
         let done: Vec<String> = t.done.iter().map(|a| a.to_string()).collect();
         ui.label(RichText::new(format!("Done: {} · {} spent", done.join(", then "), inches(t.spent))).size(12.0).weak());
     }
-    if let Some((spent, most)) = move_budget(game, e) {
+    if let Some((spent, most)) = game.movement_budget(e) {
         ui.label(RichText::new(format!("Movement: {} of {} used · {} left", inches(spent), inches(most), inches((most - spent).max(0.0)))).size(12.5));
     }
     if game.bonus_pending(e) {
@@ -970,7 +954,7 @@ mod tests {
         let e = g.unit_entity("British Legion Infantry").unwrap();
         let rows = operation_rows(g, e);
         assert!(rows.iter().any(|r| r.operation.number == 3 && r.state == OpState::Going), "{rows:?}");
-        let (spent, most) = move_budget(g, e).unwrap();
+        let (spent, most) = g.movement_budget(e).unwrap();
         assert!(spent > 0.0 && most > spent, "{spent} of {most}");
     }
 

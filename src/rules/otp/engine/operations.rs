@@ -284,21 +284,34 @@ impl Game {
         }
     }
 
+    /// The inches an operation allows the permitted unit in all (3.x fractions of the normal
+    /// move, halved by a Half move result 10.2, 7.6 gallopers); None for no movement limit.
+    /// `start_move` replaces the start formation's normal move (the road bonus, 5.1).
+    fn operation_limit(&self, p: &Permit, o: &Operation, start_move: Option<f32>) -> Option<f32> {
+        o.budget.map(|(fraction, base)| {
+            let inches = match (base, start_move, self.galloper_moves(p.unit)) {
+                // 7.6: hand hauling a galloper: 3" if it fires, else 6".
+                (Base::Unlimbered, _, Some(g)) if p.done.contains(&Activity::Fire) => g.move_and_fire,
+                (Base::Unlimbered, _, Some(g)) => g.move_only,
+                (Base::Start, Some(road), _) => road,
+                _ => self.base_inches(p, base),
+            };
+            fraction * inches * p.factor
+        })
+    }
+
+    /// A unit's movement this operation as (inches spent, the most a fitting operation allows),
+    /// for views to show "used / left"; None if it may not move now. Legality is `check_move`'s.
+    pub fn movement_budget(&self, unit: Entity) -> Option<(f32, f32)> {
+        let p = self.permit(unit, &[Activity::Move]).ok()?;
+        let most = p.fitting.iter().filter_map(|o| self.operation_limit(&p, o, None)).max_by(f32::total_cmp)?;
+        Some((p.spent, most))
+    }
+
     /// The operations that still fit with `spent` inches used in all; refused if none (3.x).
     /// `start_move` replaces the start formation's normal move (the road bonus, 5.1).
     pub(super) fn within_budget(&self, p: &Permit, spent: f32, start_move: Option<f32>) -> Result<Vec<&'static Operation>, Refusal> {
-        let limit = |o: &Operation| {
-            o.budget.map(|(fraction, base)| {
-                let inches = match (base, start_move, self.galloper_moves(p.unit)) {
-                    // 7.6: hand hauling a galloper: 3" if it fires, else 6".
-                    (Base::Unlimbered, _, Some(g)) if p.done.contains(&Activity::Fire) => g.move_and_fire,
-                    (Base::Unlimbered, _, Some(g)) => g.move_only,
-                    (Base::Start, Some(road), _) => road,
-                    _ => self.base_inches(p, base),
-                };
-                fraction * inches * p.factor
-            })
-        };
+        let limit = |o: &Operation| self.operation_limit(p, o, start_move);
         let ok: Vec<&'static Operation> = p.fitting.iter().copied().filter(|o| limit(o).is_none_or(|l| spent <= l + EPS)).collect();
         if !ok.is_empty() {
             return Ok(ok);
@@ -574,6 +587,8 @@ mod tests {
         ok(&mut g, Action::StartGame);
         activate(&mut g, "Webster's Brigade");
         refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(6.5)] }, "6.1");
+        // Before moving: nothing spent, a full 6" move the most any operation allows (3.1, 6.1).
+        assert_eq!(g.movement_budget(g.unit_entity("33rd Foot").unwrap()), Some((0.0, 6.0)));
         let r = ok(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] });
         assert!(r.outcome.contains("4.00"), "{r}");
         refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(1.0)] }, "3.1");
