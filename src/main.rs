@@ -57,6 +57,9 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// A special move to contact: the full move plus the averaging dice (OTP 6.8).
+        #[arg(long)]
+        special: bool,
     },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
     Replay { save: PathBuf },
@@ -84,7 +87,7 @@ fn main() -> ExitCode {
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
-        Command::Melee { scenario, attacker, defender, json } => melee(&scenario, &attacker, &defender, json),
+        Command::Melee { scenario, attacker, defender, json, special } => melee(&scenario, &attacker, &defender, json, special),
         Command::Simulate { scenario, seed, turns, games, log } => simulate(&scenario, seed, turns, games, log.as_deref()),
         Command::Replay { save } => match otp::rules::otp::engine::save::replay_report_text(&save) {
             Ok(text) => {
@@ -145,20 +148,20 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
 }
 
 fn fire(file: &Path, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
-    use otp::rules::otp::fire::{fire_command_json, fire_command_text};
+    use otp::rules::otp::cli::{fire_command_json, fire_command_text};
     let s = match load(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let out = if json {
-        fire_command_json(&s, firer, target, ball).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
+        fire_command_json(&s, firer, target, ball).map(|a| (serde_json::to_string_pretty(&a.answer).expect("JSON values print"), a.refused))
     } else {
-        fire_command_text(&s, firer, target, ball)
+        fire_command_text(&s, firer, target, ball).map(|a| (a.answer, a.refused))
     };
     match out {
-        Ok(text) => {
+        Ok((text, refused)) => {
             println!("{text}");
-            ExitCode::SUCCESS
+            refused_code(refused.map(|r| (r.rule, r.reason)), json)
         }
         Err(e) => {
             eprintln!("{e}");
@@ -167,16 +170,29 @@ fn fire(file: &Path, firer: &str, target: &str, json: bool, ball: bool) -> ExitC
     }
 }
 
-fn melee(file: &Path, attacker: &str, defender: &str, json: bool) -> ExitCode {
-    use otp::rules::otp::melee::{melee_command_json, melee_command_text};
+/// A preview the engine refused exits non-zero, the rule on stderr too (stdout is the JSON).
+fn refused_code(refused: Option<(String, String)>, json: bool) -> ExitCode {
+    match refused {
+        None => ExitCode::SUCCESS,
+        Some((rule, reason)) => {
+            if json {
+                eprintln!("refused (OTP {rule}): {reason}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn melee(file: &Path, attacker: &str, defender: &str, json: bool, special: bool) -> ExitCode {
+    use otp::rules::otp::cli::{melee_command_json, melee_command_text};
     let s = match load(file) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let out = if json {
-        melee_command_json(&s, attacker, defender).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
+        melee_command_json(&s, attacker, defender, special).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
     } else {
-        melee_command_text(&s, attacker, defender)
+        melee_command_text(&s, attacker, defender, special)
     };
     match out {
         Ok(text) => {
@@ -184,14 +200,12 @@ fn melee(file: &Path, attacker: &str, defender: &str, json: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err((rule, reason)) => {
-            let line = if rule.is_empty() { format!("refused: {reason}") } else { format!("refused (OTP {rule}): {reason}") };
             if json {
                 println!("{}", serde_json::json!({ "refused": { "rule": rule, "reason": reason } }));
-                eprintln!("{line}");
             } else {
-                println!("{line}");
+                println!("refused (OTP {rule}): {reason}");
             }
-            ExitCode::FAILURE
+            refused_code(Some((rule, reason)), json)
         }
     }
 }

@@ -651,3 +651,114 @@ fn a_report_applied_to_the_world() {
     assert_eq!(FireTable::from_world(&world).units[g].gun_hits, 1);
 }
 
+
+// ---- `otp fire`: the engine's own judgement at set-up ----
+
+/// A 72" x 48" table with `terrain` (RON): the British (chit 1, "Redcoats") below, the Americans
+/// (chit 2, "Patriots") above.
+fn scenario(british: &str, americans: &str, terrain: &str) -> otp::scenario::Scenario {
+    let src = format!(
+        r#"(
+    name: "fire preview test",
+    table: (width: 72.0, depth: 48.0),
+    terrain: [{terrain}],
+    sides: [
+        (name: "British", brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((1.0, 1.0))), units: [{british}])]),
+        (name: "Americans", brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((71.0, 47.0))), units: [{americans}])]),
+    ],
+)"#
+    );
+    otp::scenario::parse(&src, "fire-preview.ron").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The engine's verdict with the Redcoats phasing: None when the shot is allowed.
+fn engine_fire(s: &otp::scenario::Scenario, firer: &str, target: &str, ammo: Option<Ammo>) -> Option<(String, String)> {
+    use otp::rules::otp::engine::{Action, Game};
+    let mut g = Game::new(s.clone(), 3, Charts::embedded().clone());
+    g.apply(Action::StartGame).unwrap();
+    while g.phasing_brigade().as_deref() != Some("Redcoats") {
+        if g.phasing_brigade().is_some() {
+            g.apply(Action::EndActivation).unwrap();
+        }
+        g.apply(Action::DrawChit).unwrap();
+    }
+    g.fire_preview(firer, target, ammo).err().map(|r| (r.rule, r.reason))
+}
+
+fn write_scenario(s: &str, name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("otp-fire-{}-{name}.ron", std::process::id()));
+    std::fs::write(&path, s).unwrap();
+    path
+}
+
+const LIGHT_GUNS: &str = r#"(name: "Guns", type: Line, arm: Artillery(gun: Light), figures: 2, formation: Unlimbered, at: (36.0, 10.0), facing: 0.0),"#;
+
+fn foot_at(name: &str, y: f32, extra: &str) -> String {
+    format!(r#"(name: "{name}", type: Line, arm: Infantry, weapon: Some(Musket), figures: 8, formation: Line, at: (36.0, {y}), facing: 180.0{extra}),"#)
+}
+
+#[test]
+fn otp_fire_from_a_hill_reaches_past_long_range() {
+    // OTP 7.3: artillery on higher terrain than the target adds the chart's elevation bonus
+    // (reconstructed: 4") to its maximum range; 8.4: partial inches round up. Light guns reach
+    // 21" on the flat. From a knoll, 24.5" (counted 25") is within 21 + 4, 25.5" (26") is not;
+    // on the flat, 21.5" (22") is already beyond.
+    use otp::rules::otp::cli::fire_command_json;
+    let bonus = Charts::embedded().fire.elevation_bonus.value;
+    assert_eq!(bonus, 4.0);
+    assert!(!Charts::embedded().fire.elevation_bonus.source.is_text(), "the scan garbles 7.3's number: reconstructed");
+    let knoll = r#"Hill(name: "Knoll", elevation: 1, outline: [(30.0, 2.0), (42.0, 2.0), (42.0, 11.0), (30.0, 11.0)]),"#;
+    let shot = |d: f32, terrain: &str| {
+        let s = scenario(LIGHT_GUNS, &foot_at("Blues", 10.0 + d, ""), terrain);
+        let a = fire_command_json(&s, "Guns", "Blues", true).unwrap();
+        let engine = engine_fire(&s, "Guns", "Blues", Some(Ammo::Ball));
+        assert_eq!(a.refused.as_ref().map(|r| (r.rule.clone(), r.reason.clone())), engine, "the CLI says what the engine says");
+        a
+    };
+    let inside = shot(24.5, knoll);
+    assert!(inside.refused.is_none(), "{:?}", inside.refused);
+    assert_eq!(inside.answer["in_range"], true, "the geometry knows the bonus too: {}", inside.answer);
+    assert_eq!(inside.answer["artillery_band"], "long");
+    let outside = shot(25.5, knoll);
+    assert_eq!(outside.refused.as_ref().unwrap().rule, "8.4");
+    assert_eq!(shot(21.5, "").refused.unwrap().rule, "8.4");
+    assert!(shot(20.5, "").refused.is_none());
+}
+
+#[test]
+fn otp_fire_refuses_what_the_engine_refuses_and_exits_1() {
+    // OTP 10.1: a unit with a Morale Marker may not perform any operation (the engine's rule,
+    // before 8.12's); OTP 3.2: cavalry does not fire as an operation. `otp fire` refuses each
+    // with the engine's rule and words, and exits 1; an allowed shot exits 0.
+    let dragoons = r#"(name: "Dragoons", type: Line, arm: Cavalry, weapon: Some(Carbine), figures: 6, formation: Line, at: (50.0, 10.0), facing: 0.0),"#;
+    let s = scenario(&(foot_at("Reds", 10.0, ", morale_marker: true").replace("180.0", "0.0") + dragoons), &foot_at("Blues", 14.0, ""), "");
+    for (firer, rule) in [("Reds", "10.1"), ("Dragoons", "3.2")] {
+        let a = otp::rules::otp::cli::fire_command_json(&s, firer, "Blues", false).unwrap();
+        let engine = engine_fire(&s, firer, "Blues", Some(Ammo::Canister)).expect("the engine refuses");
+        assert_eq!(engine.0, rule, "{engine:?}");
+        assert_eq!(a.refused.as_ref().map(|r| (r.rule.clone(), r.reason.clone())), Some(engine.clone()));
+        assert_eq!(a.answer["refused"]["reason"], engine.1.as_str());
+    }
+    let text = otp::scenario::to_ron(&s);
+    let path = write_scenario(&text, "refusals");
+    let run = |firer: &str, json: bool| {
+        let mut args = vec!["fire", path.to_str().unwrap(), firer, "Blues"];
+        if json {
+            args.push("--json");
+        }
+        std::process::Command::new(env!("CARGO_BIN_EXE_otp")).args(&args).output().unwrap()
+    };
+    let out = run("Reds", false);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("refused (OTP 10.1)"), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = run("Reds", true);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["refused"]["rule"], "10.1");
+    let fine = scenario(&foot_at("Reds", 10.0, "").replace("180.0", "0.0"), &foot_at("Blues", 14.0, ""), "");
+    std::fs::write(&path, otp::scenario::to_ron(&fine)).unwrap();
+    assert_eq!(run("Reds", false).status.code(), Some(0));
+    std::fs::remove_file(&path).ok();
+}

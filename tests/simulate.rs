@@ -103,3 +103,25 @@ fn simulate_is_reproducible() {
     assert!(spread.sides.iter().all(|s| s.min_figures_lost <= s.max_figures_lost));
     assert_eq!(spread.refusals, 0);
 }
+
+/// Whole games (the scenario's own turn limit) of each scenario the bot must play without one
+/// refusal: the teaching battle and Cowpens.
+const FULL_GAMES: u64 = 60;
+
+// OTP 3.x–11.0: the bot asks the engine's own read-only checks before every action, so the engine
+// never refuses it, over many whole seeded games of the teaching battle and Cowpens.
+#[test]
+fn the_engine_never_refuses_the_bot() {
+    let cowpens = otp::scenario::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron"))).expect("Cowpens loads");
+    let mut refused: Vec<String> = Vec::new();
+    for (name, scenario) in [("teaching", otp::scenario::default_scenario()), ("cowpens", cowpens)] {
+        for seed in 0..FULL_GAMES {
+            let mut g = Game::new(scenario.clone(), seed, Charts::embedded().clone());
+            let mut bot = Bot::new();
+            bot.play(&mut g, |_, _| {});
+            assert!(g.summary().is_some(), "{name} seed {seed}: the game ends");
+            refused.extend(bot.refused.iter().map(|(a, r)| format!("{name} seed {seed}: {a:?} refused: {r}")));
+        }
+    }
+    assert!(refused.is_empty(), "{} refusals:\n{}", refused.len(), refused.join("\n"));
+}

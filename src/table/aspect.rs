@@ -29,14 +29,24 @@ pub fn front_lines(unit: &UnitInfo) -> Vec<(Vec2, Vec2)> {
 
 /// 8.11, 9.1: true when `p` lies behind the line drawn straight out from the unit's front.
 pub fn behind_front(unit: &UnitInfo, p: Vec2) -> bool {
+    behind_front_by(unit, p, EPS)
+}
+
+/// Behind every front line by more than `margin` (a negative margin lets `p` lie on it).
+fn behind_front_by(unit: &UnitInfo, p: Vec2, margin: f32) -> bool {
     let lines = front_lines(unit);
-    !lines.is_empty() && lines.iter().all(|&(o, fwd)| (p - o).dot(fwd) < -EPS)
+    !lines.is_empty() && lines.iter().all(|&(o, fwd)| (p - o).dot(fwd) < -margin)
 }
 
 /// 9.1: true when `p` is directly behind the unit: beyond its rear edge and between the lines
 /// that extend its two side edges straight back. The unit's frame is its middle stand's, so a
 /// bent line is judged by its centre.
 pub fn directly_behind(unit: &UnitInfo, p: Vec2) -> bool {
+    directly_behind_by(unit, p, EPS)
+}
+
+/// As `directly_behind`, inside those lines by more than `margin` (negative: on them is inside).
+fn directly_behind_by(unit: &UnitInfo, p: Vec2, margin: f32) -> bool {
     let Some(mid) = unit.stands.get(unit.stands.len() / 2) else { return false };
     let (o, fwd, right) = (mid.footprint.centre, mid.footprint.forward(), mid.footprint.right());
     let corners = unit.stands.iter().flat_map(|s| s.footprint.corners());
@@ -45,7 +55,7 @@ pub fn directly_behind(unit: &UnitInfo, p: Vec2) -> bool {
         (r.min(d.dot(fwd)), l.min(d.dot(right)), h.max(d.dot(right)))
     });
     let d = p - o;
-    d.dot(fwd) < rear - EPS && d.dot(right) > left + EPS && d.dot(right) < rightmost - EPS
+    d.dot(fwd) < rear - margin && d.dot(right) > left + margin && d.dot(right) < rightmost - margin
 }
 
 /// 8.11: a firing stand at `p` fires on the target's enfilade. (6.13: units deployed in a town
@@ -72,15 +82,17 @@ pub enum AttackZone {
     Rear,
 }
 
-/// 9.1: the attack zone of `attacker` against `target`, judged from where the attacker's
-/// stands start: all of their centres must be behind the front line (flank), and also directly
-/// behind the target (rear). Wheeling round later does not change it (9.1).
+/// 9.1: the attack zone of `attacker` against `target`, judged from where the attacker starts:
+/// all of it (every corner of every stand; on the line counts as behind) must be behind the
+/// line drawn straight out along the target's front for a flank attack, so a unit with any part
+/// in front of that line attacks the front; and all of it directly behind the target for a rear
+/// attack. Wheeling round later does not change it (9.1).
 pub fn attack_zone(s: &Situation, attacker: usize, target: usize) -> AttackZone {
     let (a, t) = (s.unit(attacker), s.unit(target));
-    let centres: Vec<Vec2> = a.stands.iter().map(|st| st.footprint.centre).collect();
-    if centres.is_empty() || !centres.iter().all(|&p| behind_front(t, p)) {
+    let corners: Vec<Vec2> = a.stands.iter().flat_map(|st| st.footprint.corners()).collect();
+    if corners.is_empty() || !corners.iter().all(|&p| behind_front_by(t, p, -EPS)) {
         AttackZone::Front
-    } else if centres.iter().all(|&p| directly_behind(t, p)) {
+    } else if corners.iter().all(|&p| directly_behind_by(t, p, -EPS)) {
         AttackZone::Rear
     } else {
         AttackZone::Flank
@@ -139,6 +151,27 @@ mod tests {
         assert_eq!(zone(attacker(Vec2::new(25.0, 12.0), 0.0)), AttackZone::Flank);
         // Straddling the line drawn out from the front is not behind it.
         assert_eq!(zone(attacker(Vec2::new(32.0, 20.75), 270.0)), AttackZone::Front);
+    }
+
+    #[test]
+    fn a_charger_with_any_part_in_front_of_the_line_attacks_the_front() {
+        // OTP 9.1: "must start its move from behind a line drawn straight out along the target
+        // unit's front edge". An 8-figure line facing west, 4" long north-south, east of the
+        // target: both stand centres 0.2" behind the front line (y = 20) but its north end 0.8"
+        // in front of it: not behind the line, a front attack. Moved 0.9" south, the whole unit
+        // is behind the line (its end 0.1" behind): a flank attack.
+        let t = target();
+        let attacker = |y: f32| UnitInfo::foot("Attacker", 0, 8, Formation::Line, Vec2::new(32.0, y), 270.0);
+        let zone = |a: UnitInfo| attack_zone(&table(vec![t.clone(), a]), 1, 0);
+        let straddling = attacker(18.8);
+        assert!(straddling.stands.iter().all(|st| behind_front(&t, st.footprint.centre)), "every stand centre is behind the line");
+        assert_eq!(zone(straddling), AttackZone::Front);
+        assert_eq!(zone(attacker(17.9)), AttackZone::Flank);
+        // Rear: directly behind the target, all of it; one end beyond the target's side edge
+        // (x = 24) makes it a flank attack.
+        let behind = |x: f32| UnitInfo::foot("Attacker", 0, 8, Formation::Line, Vec2::new(x, 12.0), 0.0);
+        assert_eq!(zone(behind(21.9)), AttackZone::Rear);
+        assert_eq!(zone(behind(22.1)), AttackZone::Flank);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::arc::{Arc, FireMode, fire_mode};
 use super::aspect::{enfilades, unit_enfilades};
 use super::geom::{EPS, convex_distance};
 use super::range::{artillery_bands, max_range, measured_inches, stand_to_unit, within_range};
-use super::sight::{Scratch, Sight, SightOptions, nearest_first, prepare, stand_sight};
+use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
 use super::situation::Situation;
 
 /// What the rules engine has decided before the geometry is asked.
@@ -21,7 +21,7 @@ pub struct FireOptions {
 
 impl FireOptions {
     fn sight(&self) -> SightOptions {
-        SightOptions { ball: self.ball }
+        SightOptions { ball: self.ball, ..SightOptions::default() }
     }
 }
 
@@ -84,10 +84,17 @@ impl FireGeometry {
     pub fn los_clear(&self) -> bool {
         self.considered().iter().any(|s| s.sight.as_ref().is_some_and(|v| v.clear))
     }
-    /// 8.7: woods on the clear line (from a considered stand) that crosses the least of them.
+    /// 8.7: the woods on the sight line that decides the visibility roll: of the considered
+    /// stands' clear lines (each stand's crossing the least woods), the one crossing the most.
     pub fn woods_in(&self) -> f32 {
-        let clear = self.considered().into_iter().filter_map(|s| s.sight.as_ref().filter(|v| v.clear));
-        clear.map(|v| v.woods.total()).reduce(f32::min).unwrap_or(0.0)
+        self.woodiest().map_or(0.0, |v| v.woods.total())
+    }
+    /// 8.7: that line's woods feature by feature, by their own names.
+    pub fn woods_on_line(&self) -> Vec<WoodsOnLine> {
+        self.woodiest().map(|v| v.woods_on_line.clone()).unwrap_or_default()
+    }
+    fn woodiest(&self) -> Option<&Sight> {
+        woodiest(self.considered().into_iter().filter_map(|s| s.sight.as_ref()))
     }
     /// 8.8: what blocks the considered stands' sight, nearest first (empty when clear).
     pub fn blocked_by(&self) -> Vec<String> {

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::fire::{FireOptions, fire_geometry};
 use super::range::{ArtilleryBand, artillery_band, is_close_range};
+use super::sight::WoodsOnLine;
 use super::situation::Situation;
 
 /// The geometry of one unit firing on another, as the CLI prints it.
@@ -24,8 +25,11 @@ pub struct ShotGeometry {
     pub los_clear: bool,
     /// When the sight is not clear: the units and terrain in the way, nearest first.
     pub blocked_by: Vec<String>,
-    /// Inches of woods on the best clear sight line; 1" or more calls for a visibility roll (8.7).
+    /// Inches of woods on the sight line that decides the visibility roll (`FireGeometry::
+    /// woods_in`); 1" or more calls for a roll (8.7).
     pub woods_in: f32,
+    /// That line's woods, feature by feature with its own name and kind.
+    pub woods_on_line: Vec<WoodsOnLine>,
     /// The bearing stands are all behind the target's front line (8.11).
     pub enfilade: bool,
     /// Small arms at 2" or less (8.3).
@@ -61,6 +65,7 @@ pub fn shot_with(situation: &Situation, firer: &str, target: &str, opts: FireOpt
         los_clear: g.los_clear(),
         blocked_by: g.blocked_by(),
         woods_in: g.woods_in(),
+        woods_on_line: g.woods_on_line(),
         enfilade: g.enfilade(situation),
         close_range: gun.is_none() && fu.weapon.is_some() && is_close_range(g.range),
         artillery_band: gun.and_then(|gun| artillery_band(gun, g.range, opts.extra_range)),
@@ -89,6 +94,9 @@ impl fmt::Display for ShotGeometry {
         }
         let roll = if self.woods_in >= 1.0 - super::geom::EPS { " (visibility roll needed, 8.7)" } else { "" };
         writeln!(f, "woods:          {:.2}\"{roll}", self.woods_in)?;
+        for w in &self.woods_on_line {
+            writeln!(f, "                {w} (8.7)")?;
+        }
         write!(f, "enfilade:       {}", yes(self.enfilade))
     }
 }
@@ -136,7 +144,7 @@ mod tests {
         let json = serde_json::to_value(&g).unwrap();
         let mut keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort();
-        assert_eq!(keys, ["artillery_band", "blocked_by", "close_range", "enfilade", "figures_bearing", "in_arc", "in_range", "los_clear", "range_in", "stands_bearing", "woods_in"]);
+        assert_eq!(keys, ["artillery_band", "blocked_by", "close_range", "enfilade", "figures_bearing", "in_arc", "in_range", "los_clear", "range_in", "stands_bearing", "woods_in", "woods_on_line"]);
         let text = g.to_string();
         assert!(text.contains("blocked by C") && text.contains("in range:       yes"), "{text}");
     }
@@ -158,5 +166,11 @@ mod tests {
         assert!(g.range_in > 10.0 && g.range_in < 20.0, "{g}");
         assert!(g.artillery_band == Some(ArtilleryBand::Medium) && g.in_arc && g.los_clear);
         assert!(g.woods_in > 1.0, "{g}");
+        // Item 11 of #13: the crops are named as what they are, not as "light woods".
+        assert_eq!(g.woods_on_line.len(), 1, "{g}");
+        let w = &g.woods_on_line[0];
+        assert_eq!((w.name.as_str(), w.kind.as_str()), ("Wheat Field", "tall crops, seen as light woods"));
+        assert!((w.inches - g.woods_in).abs() < 1e-4, "one line, one figure: {g}");
+        assert!(g.to_string().contains("Wheat Field — tall crops, seen as light woods"), "{g}");
     }
 }

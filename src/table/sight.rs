@@ -43,6 +43,32 @@ impl WoodsCrossed {
 pub struct SightOptions {
     /// 8.9: artillery firing ball fires over units on lower ground than the guns.
     pub ball: bool,
+    /// Seeing, not firing (a commander, 10.6): 8.8 lets a viewer on higher ground see over a
+    /// unit nearer to it than the target. Fire passes over a unit only as ball (8.9).
+    pub sight_only: bool,
+}
+
+/// One terrain feature a sight line crosses that 8.7 measures, by its own name: woods, or tall
+/// crops seen as light woods.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WoodsOnLine {
+    /// The feature's name in the scenario ("Wheat Field").
+    pub name: String,
+    /// What it is and how sight counts it ("tall crops, seen as light woods").
+    pub kind: String,
+    pub density: WoodsDensity,
+    /// Inches of the line inside it (where a higher viewer sees over it, none).
+    pub inches: f32,
+    /// The stretches of the line inside it, viewer's end first.
+    #[serde(skip)]
+    pub spans: Vec<(Vec2, Vec2)>,
+}
+
+impl std::fmt::Display for WoodsOnLine {
+    /// "Wheat Field — tall crops, seen as light woods, 5.40\"".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} — {}, {:.2}\"", self.name, self.kind, self.inches)
+    }
 }
 
 /// One stand's view of a target.
@@ -51,6 +77,11 @@ pub struct Sight {
     pub clear: bool,
     /// Woods on the clear line that crosses the least of them (0 when not clear).
     pub woods: WoodsCrossed,
+    /// That line's woods feature by feature (filled when the sight is asked for a report).
+    pub woods_on_line: Vec<WoodsOnLine>,
+    /// The point on the target that line reaches.
+    #[serde(skip)]
+    pub to: Option<Vec2>,
     /// When not clear: what blocks, nearest the firer first.
     pub blocked_by: Vec<String>,
 }
@@ -111,6 +142,19 @@ enum SightRole {
     Nothing,
 }
 
+/// What a woods feature is, for a reader (8.7): "light woods", "tall crops, seen as light woods".
+fn woods_kind(t: &Terrain, density: WoodsDensity) -> String {
+    let d = match density {
+        WoodsDensity::Light => "light",
+        WoodsDensity::Regular => "regular",
+        WoodsDensity::Dense => "dense",
+    };
+    match t {
+        Terrain::Field { kind: FieldKind::TallCrops, .. } => format!("tall crops, seen as {d} woods"),
+        _ => format!("{d} woods"),
+    }
+}
+
 fn role(t: &Terrain) -> SightRole {
     match t {
         Terrain::Town { .. } | Terrain::Building { .. } => SightRole::Blocks,
@@ -124,8 +168,19 @@ fn role(t: &Terrain) -> SightRole {
 
 /// One sight line from a firing stand's centre `a` (ground level `ea`) to a point `b` on the
 /// target. Returns the woods crossed, or None when blocked. With `names`, every blocker is
-/// recorded (distance from `a`, name) instead of stopping at the first.
-fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightOptions, mut names: Option<&mut Vec<(f32, String)>>) -> Option<WoodsCrossed> {
+/// recorded (distance from `a`, name) instead of stopping at the first; with `on_line`, every
+/// woods feature counted, by name.
+#[allow(clippy::too_many_arguments)]
+fn line(
+    s: &Situation,
+    sc: &mut Scratch,
+    a: Vec2,
+    ea: u32,
+    b: Vec2,
+    opts: SightOptions,
+    mut names: Option<&mut Vec<(f32, String)>>,
+    mut on_line: Option<&mut Vec<WoodsOnLine>>,
+) -> Option<WoodsCrossed> {
     let len = a.distance(b);
     if len <= EPS {
         return Some(WoodsCrossed::default());
@@ -148,7 +203,10 @@ fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightO
             continue;
         }
         let Some((t0, t1)) = footprint_interval(&st.footprint, st.right, st.forward, a, b) else { continue };
-        if (t1 - t0) * len <= EPS || seen_over(st.elevation, t1) || (opts.ball && st.elevation < ea) {
+        // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
+        // seeing over a nearer, lower blocker is sight, not fire.
+        let over = if opts.sight_only { seen_over(st.elevation, t1) } else { opts.ball && st.elevation < ea };
+        if (t1 - t0) * len <= EPS || over {
             continue;
         }
         if block(t0, &s.unit(st.unit).name, &mut names) {
@@ -189,6 +247,16 @@ fn line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, b: Vec2, opts: SightO
                 SightRole::Woods(density) => {
                     if !seen_over(ground(), t1) {
                         woods.add(density, inches);
+                        if let Some(found) = on_line.as_deref_mut() {
+                            let span = (a.lerp(b, t0), a.lerp(b, t1));
+                            match found.iter_mut().find(|w| w.name == t.name()) {
+                                Some(w) => {
+                                    w.inches += inches;
+                                    w.spans.push(span);
+                                }
+                                None => found.push(WoodsOnLine { name: t.name().to_string(), kind: woods_kind(t, density), density, inches, spans: vec![span] }),
+                            }
+                        }
                     }
                     false
                 }
@@ -207,27 +275,50 @@ pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: 
     let st = s.unit_stands(firer)[stand];
     let mut samples = std::mem::take(&mut sc.samples);
     target_samples(s, target, &mut samples);
-    let mut best: Option<WoodsCrossed> = None;
-    for &p in &samples {
-        if let Some(w) = line(s, sc, st.footprint.centre, st.elevation, p, opts, None)
-            && best.is_none_or(|b| w.total() < b.total())
+    let sight = best_line(s, sc, st.footprint.centre, st.elevation, &samples, opts, report);
+    sc.samples = samples;
+    sight
+}
+
+/// The clear line from `a` (ground level `ea`) to one of `samples` that crosses the least woods
+/// (8.7, 8.8): the one line every view of the sight shows. With `report`, its woods by name, or,
+/// when none is clear, every blocker nearest first.
+fn best_line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, samples: &[Vec2], opts: SightOptions, report: bool) -> Sight {
+    let mut best: Option<(WoodsCrossed, Vec2)> = None;
+    for &p in samples {
+        if let Some(w) = line(s, sc, a, ea, p, opts, None, None)
+            && best.is_none_or(|(b, _)| w.total() < b.total())
         {
-            best = Some(w);
+            best = Some((w, p));
             if w.total() <= 0.0 {
                 break; // nothing can beat a clear line through open ground
             }
         }
     }
-    let mut sight = Sight { clear: best.is_some(), woods: best.unwrap_or_default(), blocked_by: Vec::new() };
-    if !sight.clear && report {
-        let mut found: Vec<(f32, String)> = Vec::new();
-        for &p in &samples {
-            line(s, sc, st.footprint.centre, st.elevation, p, opts, Some(&mut found));
+    let to = best.map(|(_, p)| p);
+    let mut sight = Sight { clear: best.is_some(), woods: best.map(|(w, _)| w).unwrap_or_default(), to, ..Sight::default() };
+    if report {
+        match to {
+            Some(p) if sight.woods.total() > 0.0 => {
+                line(s, sc, a, ea, p, opts, None, Some(&mut sight.woods_on_line));
+            }
+            Some(_) => {}
+            None => {
+                let mut found: Vec<(f32, String)> = Vec::new();
+                for &p in samples {
+                    line(s, sc, a, ea, p, opts, Some(&mut found), None);
+                }
+                sight.blocked_by = nearest_first(found);
+            }
         }
-        sight.blocked_by = nearest_first(found);
     }
-    sc.samples = samples;
     sight
+}
+
+/// 8.7: of some stands' sights, the clear line that crosses the most woods: it decides whether
+/// visibility is rolled (1" or more), so it is the line every view reports.
+pub fn woodiest<'a>(sights: impl IntoIterator<Item = &'a Sight>) -> Option<&'a Sight> {
+    sights.into_iter().filter(|v| v.clear).max_by(|a, b| a.woods.total().total_cmp(&b.woods.total()))
 }
 
 /// Names by their least distance, nearest first, each once.
@@ -283,6 +374,9 @@ fn density_rank(d: WoodsDensity) -> u8 {
     }
 }
 
+/// A commander looking (10.6): sight, not fire.
+const LOOKING: SightOptions = SightOptions { ball: false, sight_only: true };
+
 /// Sight from the point `from` (on the ground there) to `target` (OTP 10.6, by 8.7 and 8.8).
 pub fn point_sight(s: &Situation, from: Vec2, target: usize) -> PointSight {
     let mut sc = Scratch::default();
@@ -298,22 +392,7 @@ pub fn point_sight(s: &Situation, from: Vec2, target: usize) -> PointSight {
     let ea = s.ground_elevation(from);
     let mut samples = Vec::new();
     target_samples(s, target, &mut samples);
-    let mut best: Option<WoodsCrossed> = None;
-    for &p in &samples {
-        if let Some(w) = line(s, &mut sc, from, ea, p, SightOptions::default(), None)
-            && best.is_none_or(|b| w.total() < b.total())
-        {
-            best = Some(w);
-        }
-    }
-    let mut sight = Sight { clear: best.is_some(), woods: best.unwrap_or_default(), blocked_by: Vec::new() };
-    if !sight.clear {
-        let mut found = Vec::new();
-        for &p in &samples {
-            line(s, &mut sc, from, ea, p, SightOptions::default(), Some(&mut found));
-        }
-        sight.blocked_by = nearest_first(found);
-    }
+    let sight = best_line(s, &mut sc, from, ea, &samples, LOOKING, true);
     let mut points = vec![from];
     points.extend(s.unit_stands(target).iter().map(|st| st.footprint.centre));
     let in_woods = s
@@ -350,7 +429,7 @@ mod tests {
 
     fn look(units: Vec<UnitInfo>, terrain: Vec<Terrain>, ball: bool) -> Sight {
         let s = with_terrain(units, terrain);
-        sight(&s, 0, 1, SightOptions { ball })[0].clone()
+        sight(&s, 0, 1, SightOptions { ball, ..SightOptions::default() })[0].clone()
     }
 
     fn hill(name: &str, elevation: u32, outline: Vec<Point>) -> Terrain {
@@ -409,18 +488,22 @@ mod tests {
     }
 
     #[test]
-    fn higher_firer_sees_over_blockers_nearer_itself() {
-        // OTP 8.8: a unit higher than a blocker sees over it when the blocker is closer to the
-        // firer than to the target. Firer on a level-1 hill; the blocker (level 0) 2" ahead
-        // is seen over, the same blocker 4" ahead (nearer the target) is not.
+    fn small_arms_do_not_fire_over_lower_units() {
+        // OTP 8.9: only artillery firing ball fires over units at a lower elevation; 8.8's
+        // seeing over a lower blocker nearer the viewer is sight (a commander, 10.6), not fire.
+        // Firer on a level-1 hill, a level-0 blocker 2" ahead: small arms are blocked, a
+        // commander at the firer's place sees over it; with no hill, the commander is blocked.
         let knoll = || vec![hill("Knoll", 1, rect(10.0, 5.0, 30.0, 11.0))];
         let mut near = pair();
         near.push(blocker(20.0, 12.0, 16));
-        assert!(look(near, knoll(), false).clear);
-        let mut far = pair();
-        far.push(blocker(20.0, 14.0, 16));
-        assert!(!look(far.clone(), knoll(), false).clear);
-        assert!(!look(far, vec![], false).clear);
+        let fire = look(near.clone(), knoll(), false);
+        assert_eq!((fire.clear, fire.blocked_by), (false, vec!["Blocker".to_string()]));
+        let watched = |y: f32| vec![UnitInfo::foot("Target", 1, 16, Formation::Line, v(20.0, 15.0), 180.0), blocker(20.0, y, 16)];
+        let commander = v(20.0, 9.5);
+        assert!(point_sight(&with_terrain(watched(12.0), knoll()), commander, 0).sight.clear, "8.8: the commander on the hill sees over it");
+        assert!(!point_sight(&with_terrain(watched(12.0), vec![]), commander, 0).sight.clear, "on level ground it blocks");
+        let s = with_terrain(watched(14.0), knoll());
+        assert!(!point_sight(&s, commander, 0).sight.clear, "8.8: not over a blocker nearer the target");
     }
 
     #[test]

@@ -531,7 +531,7 @@ fn fire_ui(ui: &mut egui::Ui, p: &FirePreview, interactive: bool) {
     let stands = if g.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", g.stands.len()) };
     ui.label(format!("Range {:.1}\"{band} · {stands} fire, {} figure(s) · chart column: {} (OTP 8.1)", g.range, g.figures, p.column.label));
     if let Some(v) = &p.visibility {
-        ui.label(RichText::new(format!("Woods on the sight line: {:?} woods, visibility {}AD{:+}\" — {} nothing seen (OTP 8.7)", v.woods, v.dice, v.plus, pct(v.not_visible))).color(Color32::from_rgb(255, 205, 90)));
+        ui.label(RichText::new(format!("Woods on the sight line: {}; {:?} woods' visibility {}AD{:+}\" — {} nothing seen (OTP 8.7)", v.on_line_text(), v.woods, v.dice, v.plus, pct(v.not_visible))).color(Color32::from_rgb(255, 205, 90)));
     }
     heading(ui, "Result (D10 + modifiers, FIRE COMBAT chart)");
     let best = p.outcomes.iter().map(|o| o.probability).fold(0.0, f64::max).max(1e-9);

@@ -168,7 +168,9 @@ fn fire(g: &Game, e: Entity, name: &str) -> Option<Action> {
     let s = Situation::from_world(g.world());
     let me = s.find(name).ok()?;
     let gun = s.unit(me).gun().is_some();
-    let mut choices = targets(&s, me, FireOptions { ball: gun, extra_range: 0.0 });
+    // Candidates as far as guns could reach from higher ground (7.3); the engine judges each.
+    let extra_range = if gun { g.charts().fire.elevation_bonus.value } else { 0.0 };
+    let mut choices = targets(&s, me, FireOptions { ball: gun, extra_range });
     choices.sort_by(|a, b| a.range.total_cmp(&b.range).then(b.figures.cmp(&a.figures)));
     choices.iter().take(3).find(|t| g.fire_preview(name, &t.name, None).is_ok()).map(|t| Action::fire(name, t.name.clone()))
 }

@@ -1,6 +1,7 @@
 //! On to Philadelphia: dice, charts as data, fire combat, the engine and the automatic player.
 
 pub mod charts;
+pub mod cli;
 pub mod dice;
 pub mod bot;
 pub mod engine;

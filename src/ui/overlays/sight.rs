@@ -11,14 +11,14 @@ use bevy::math::Vec2;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use crate::rules::otp::charts::{Charts, FireModifierId};
-use crate::scenario::model::{FieldKind, GunSize, Terrain, Weapon};
+use crate::scenario::model::{GunSize, Weapon};
 use crate::table::arc::{FireMode, fire_mode};
 use crate::table::fire::{FireOptions, canister_masked_by, fire_geometry};
 use crate::table::footprint::Footprint;
 use crate::table::geom::{EPS, footprint_interval, polygon_intervals};
 use crate::table::range::{artillery_bands, measured_inches, small_arms_range};
 use crate::table::shot::{ShotGeometry, shot_with};
-use crate::table::sight::{SightOptions, sight};
+use crate::table::sight::{SightOptions, WoodsOnLine, sight};
 use crate::table::situation::{Outline, Situation, UnitInfo};
 
 /// One firing stand's line (dashed when the stand does not bear: out of arc or range).
@@ -36,6 +36,8 @@ pub(crate) struct StandLine {
     pub woods: Vec<(Vec2, Vec2)>,
     /// Inches of woods on it, as `sight` measures them (8.7).
     pub woods_in: f32,
+    /// Those woods by name and kind (`sight::WoodsOnLine`).
+    pub woods_on_line: Vec<WoodsOnLine>,
 }
 
 /// Everything the sight overlay shows for one firer and one target.
@@ -99,60 +101,30 @@ fn entry(s: &Situation, name: &str, a: Vec2, b: Vec2) -> Option<Vec2> {
     best.map(|t| a.lerp(b, t))
 }
 
-/// The stretches of ab in woods or tall crops (8.7 counts crops as light woods).
-fn woods_on(s: &Situation, a: Vec2, b: Vec2) -> Vec<(Vec2, Vec2)> {
-    let (mut cuts, mut spans) = (Vec::new(), Vec::new());
-    let mut out = Vec::new();
-    for f in s.features() {
-        let woods = matches!(s.terrain()[f.index], Terrain::Woods { .. } | Terrain::Field { kind: FieldKind::TallCrops, .. });
-        if let (true, Outline::Area(poly)) = (woods, &f.outline) {
-            polygon_intervals(poly, a, b, &mut cuts, &mut spans);
-            out.extend(spans.iter().map(|&(t0, t1)| (a.lerp(b, t0), a.lerp(b, t1))));
-        }
-    }
-    out
-}
-
 /// The sight overlay's answers for `firer` looking at `target`.
 pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool) -> SightView {
     let (fu, tu) = (s.unit(firer), s.unit(target));
     let opts = FireOptions { ball, ..Default::default() };
     let g = fire_geometry(s, firer, target, opts);
-    // Each point of the target on its own, so that every line can be told apart.
     let points = target_points(tu);
-    let per_point: Vec<Vec<crate::table::sight::Sight>> = points
-        .iter()
-        .map(|&p| {
-            let dot = Footprint { centre: p, facing: 0.0, frontage: 0.01, depth: 0.01 };
-            let one = s.with_stands(target, &[dot], tu.formation);
-            sight(&one, firer, target, SightOptions { ball })
-        })
-        .collect();
     let mut lines = Vec::new();
     for (i, st) in fu.stands.iter().enumerate() {
         let from = st.footprint.centre;
-        let dist = |k: usize| from.distance(points[k]);
-        let clear = (0..points.len())
-            .filter(|&k| per_point[k].get(i).is_some_and(|v| v.clear))
-            .min_by(|&a, &b| {
-                let (wa, wb) = (per_point[a][i].woods.total(), per_point[b][i].woods.total());
-                wa.total_cmp(&wb).then(dist(a).total_cmp(&dist(b)))
-            });
-        let nearest = (0..points.len()).min_by(|&a, &b| dist(a).total_cmp(&dist(b)));
         let bears = g.stands.get(i).is_some_and(|f| f.bears);
-        let line = match (clear, nearest) {
-            (Some(k), _) => {
-                let to = points[k];
-                StandLine { stand: i, from, to, bears, clear: true, block: None, woods: woods_on(s, from, to), woods_in: per_point[k][i].woods.total() }
-            }
-            (None, Some(k)) => {
-                let to = points[k];
-                let block = per_point[k][i].blocked_by.first().map(|name| (name.clone(), entry(s, name, from, to).unwrap_or(from.lerp(to, 0.5))));
-                StandLine { stand: i, from, to, bears, clear: false, block, woods: Vec::new(), woods_in: 0.0 }
-            }
-            (None, None) => continue,
-        };
-        lines.push(line);
+        let Some(seen) = g.stands.get(i).and_then(|f| f.sight.as_ref()) else { continue };
+        // A clear stand: the very line `sight` chose, and its woods by name (8.7).
+        if let (true, Some(to)) = (seen.clear, seen.to) {
+            let woods = seen.woods_on_line.iter().flat_map(|w| w.spans.iter().copied()).collect();
+            lines.push(StandLine { stand: i, from, to, bears, clear: true, block: None, woods, woods_in: seen.woods.total(), woods_on_line: seen.woods_on_line.clone() });
+            continue;
+        }
+        // Blocked: the line to the nearest point of the target, and what blocks that one line.
+        let Some(to) = points.iter().copied().min_by(|a, b| from.distance(*a).total_cmp(&from.distance(*b))) else { continue };
+        let dot = Footprint { centre: to, facing: 0.0, frontage: 0.01, depth: 0.01 };
+        let one = s.with_stands(target, &[dot], tu.formation);
+        let blocked_by = sight(&one, firer, target, SightOptions { ball, ..SightOptions::default() }).get(i).map(|v| v.blocked_by.clone()).unwrap_or_default();
+        let block = blocked_by.first().map(|name| (name.clone(), entry(s, name, from, to).unwrap_or(from.lerp(to, 0.5))));
+        lines.push(StandLine { stand: i, from, to, bears, clear: false, block, woods: Vec::new(), woods_in: 0.0, woods_on_line: Vec::new() });
     }
     SightView {
         firer: fu.name.clone(),
@@ -238,10 +210,11 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
     } else {
         rows.push((Mark::No, format!("blocked by {} (8.8)", g.blocked_by.join(", "))));
     }
+    let named: Vec<String> = g.woods_on_line.iter().map(|w| w.to_string()).collect();
     if g.woods_in >= 1.0 - EPS {
-        rows.push((Mark::Warn, format!("{:.1}\" of woods on the line: visibility roll needed (8.7)", g.woods_in)));
+        rows.push((Mark::Warn, format!("{:.1}\" of woods on the line ({}): visibility roll needed (8.7)", g.woods_in, named.join("; "))));
     } else if g.woods_in > EPS {
-        rows.push((Mark::Info, format!("{:.1}\" of woods: under 1\", no visibility roll (8.7)", g.woods_in)));
+        rows.push((Mark::Info, format!("{:.1}\" of woods ({}): under 1\", no visibility roll (8.7)", g.woods_in, named.join("; "))));
     }
     if g.enfilade {
         // The values are the FIRE chart's (8.11), so a player's own charts show here too.
@@ -269,7 +242,9 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
 pub(crate) fn scene(v: &SightView) -> Scene {
     let mut out = Scene::default();
     let mut named: Vec<String> = Vec::new();
-    let mut woods_tagged = false;
+    // The woods are tagged on the line that decides the visibility roll (`sight::woodiest`),
+    // the one the readout's figure is.
+    let woodiest = v.lines.iter().filter(|l| l.clear && l.woods_in > EPS).max_by(|a, b| a.woods_in.total_cmp(&b.woods_in)).map(|l| l.stand);
     for l in &v.lines {
         let idle = !l.bears;
         match (&l.block, l.clear) {
@@ -278,12 +253,12 @@ pub(crate) fn scene(v: &SightView) -> Scene {
                 for &(a, b) in &l.woods {
                     out.over.push(Prim::Line { points: vec![a, b], colour: colours::SIGHT_WOODS, width: 3.0, dash: Some(4.0), closed: false, casing: false });
                 }
-                if !woods_tagged && l.woods_in > EPS && let Some(&(a, b)) = l.woods.first() {
-                    woods_tagged = true;
+                if woodiest == Some(l.stand) && let Some(&(a, b)) = l.woods.first() {
+                    let names: Vec<String> = l.woods_on_line.iter().map(|w| w.to_string()).collect();
                     let text = if l.woods_in >= 1.0 - EPS {
-                        format!("⚠ {:.1}\" of woods: visibility roll (8.7)", l.woods_in)
+                        format!("⚠ {}: visibility roll (8.7)", names.join("; "))
                     } else {
-                        format!("{:.1}\" of woods: no roll (8.7)", l.woods_in)
+                        format!("{}: under 1\", no roll (8.7)", names.join("; "))
                     };
                     let across = (b - a).normalize_or_zero().perp();
                     out.tags.push(Tag::new((a + b) / 2.0, text, colours::WARNING_TAG, colours::SIGHT_WOODS).towards(&[across, -across]));
@@ -367,6 +342,18 @@ mod tests {
         assert!(l.clear && l.woods_in >= 1.0 && !l.woods.is_empty());
         let drawn: f32 = l.woods.iter().map(|(a, b)| a.distance(*b)).sum();
         assert!((drawn - l.woods_in).abs() < 0.05, "the drawn woods are the measured woods: {drawn} vs {}", l.woods_in);
+        // #13 item 11: one figure and one name everywhere: the readout, the tag on the line and
+        // `otp fire`'s geometry give the Wheat Field as tall crops and the same inches.
+        let shot = v.shot.as_ref().unwrap();
+        let woodiest = v.lines.iter().filter(|l| l.clear).map(|l| l.woods_in).fold(0.0, f32::max);
+        assert!((shot.woods_in - woodiest).abs() < 1e-4, "readout {} vs lines {woodiest}", shot.woods_in);
+        let label = format!("Wheat Field — tall crops, seen as light woods, {:.2}\"", shot.woods_in);
+        assert!(rows.iter().any(|(m, t)| *m == Mark::Warn && t.contains(&label)), "{rows:?}");
+        let sc = scene(&v);
+        assert!(sc.tags.iter().any(|t| t.text.contains(&label)), "the tag names the field");
+        assert!(!rows.iter().chain(sc.tags.iter().map(|t| (Mark::Info, t.text.clone())).collect::<Vec<_>>().iter()).any(|(_, t)| t.contains("Light woods")), "no woods named that are not there");
+        let cli = crate::rules::otp::cli::fire_command_text(&crate::scenario::default_scenario(), "Continental Artillery", "23rd Foot", false).unwrap().answer;
+        assert!(cli.contains(&label), "{cli}");
     }
 }
 

@@ -44,7 +44,7 @@ use bevy::prelude::Entity;
 use serde::Serialize;
 
 use super::action::{Action, ChargeOptions, Reaction};
-use super::operations::{Activity, Permit};
+use super::operations::{Activity, Asked, Permit};
 use super::report::{Refusal, Report, refuse};
 use super::Game;
 use crate::rules::otp::charts::{Ammo, ArmClass, MoraleResult};
@@ -90,6 +90,10 @@ pub struct ChargePreview {
     /// The melee if it closes (before closing fire, reactions and countercharges).
     pub melee: Melee,
     pub outcomes: Outcomes,
+    /// The charge's geometry: its path to contact, what it crosses (6.5–6.9, 9.1).
+    pub path: ChargePath,
+    /// It is a special move to contact (6.8).
+    pub special: bool,
 }
 
 /// How a charge ended for the attacker's record.
@@ -107,13 +111,19 @@ impl Game {
     /// Would this charge be allowed now? Its closure chance and the melee's exact odds; nothing
     /// is rolled or changed.
     pub fn charge_preview(&self, name: &str, target: &str, options: ChargeOptions) -> Result<ChargePreview, Refusal> {
-        let d = self.declare(name, target, options)?;
+        self.charge_preview_when(Asked::Now, name, target, options)
+    }
+
+    /// As [`Game::charge_preview`], asked now or as if the attacker's brigade had just been
+    /// drawn (`otp melee` at set-up): the same declaration, the same refusals.
+    pub fn charge_preview_when(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions) -> Result<ChargePreview, Refusal> {
+        let d = self.declare(asked, name, target, options)?;
         let (a, t) = (d.path.attacker, d.path.target);
         let placed = d.table.with_stands(a, &d.path.stands);
         let defenders = self.defenders(&placed.situation, a, t);
         let melee = melee::assess(&placed, &self.charts, &[a], &defenders, &[ChargeFacts::from(&d.path)]);
         let outcomes = melee::outcomes(&self.charts, &melee);
-        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, melee, outcomes })
+        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, melee, outcomes, special: d.special.is_some(), path: d.path })
     }
 
     /// The unit's index on a table built from the world.
@@ -122,7 +132,7 @@ impl Game {
     }
 
     /// 9.0, 9.1, 6.8, 6.9, 7.2, 7.5, 3.x: the charge judged, nothing rolled.
-    fn declare(&self, name: &str, target: &str, options: ChargeOptions) -> Result<Declared, Refusal> {
+    fn declare(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions) -> Result<Declared, Refusal> {
         let unit = self.find_unit(name)?;
         let arm = self.arm(unit);
         if arm == ArmClass::Artillery {
@@ -130,7 +140,7 @@ impl Game {
         }
         let special = if options.special { self.charts.movement.special_move_dice(arm) } else { None };
         let act = if arm == ArmClass::Cavalry && special.is_none() { Activity::Charge } else { Activity::Move };
-        let permit = self.permit(unit, &[act])?;
+        let permit = self.permit_when(asked, unit, &[act])?;
         if special.is_some() && !permit.bonus && !self.unit_turn(unit).done.is_empty() {
             return refuse("6.8", format!("{name} has already acted this turn: a special move is a full move, without fire or a change of formation"));
         }
@@ -188,7 +198,13 @@ impl Game {
                 }
             }
             None => {
-                self.within_budget(&permit, permit.spent + path.distance, None).map_err(|r| Refusal::new("6.9", format!("a charge moves no further than a normal move: {}", r.reason)))?;
+                self.within_budget(&permit, permit.spent + path.distance, None).map_err(|r| {
+                    // 6.8: a special move to contact adds the averaging dice to the full move.
+                    let dice = self.charts.movement.special_move_dice(arm).filter(|_| self.unit_turn(unit).done.is_empty() && path.disordering.is_empty());
+                    let reach = dice.map(|d| full + DiceKind::Ad(d).range().1 as f32).filter(|&most| path.distance <= most + EPS);
+                    let hint = reach.map_or(String::new(), |most| format!("; a special move to contact (6.8) could reach: at most {most:.2}\""));
+                    Refusal::new("6.9", format!("a charge moves no further than a normal move: {}{hint}", r.reason))
+                })?;
             }
         }
         if arm == ArmClass::Infantry {
@@ -214,7 +230,7 @@ impl Game {
     }
 
     pub(super) fn charge(&mut self, action: &Action, name: &str, target: &str, options: ChargeOptions) -> Result<Report, Refusal> {
-        let d = self.declare(name, target, options)?;
+        let d = self.declare(Asked::Now, name, target, options)?;
         // Judged legal: from here the dice roll and the world changes.
         let how = if d.special.is_some() { "special move to contact (6.8)" } else { "charge (6.9, 9.0)" };
         let mut report = Report::new(self.turn(), action, format!("{name} declares a {how} on {target}"));

@@ -6,7 +6,7 @@
 use bevy::prelude::Entity;
 
 use super::action::Action;
-use super::operations::Activity;
+use super::operations::{Activity, Asked};
 use super::report::{Refusal, Report, refuse};
 use super::Game;
 use crate::rules::otp::charts::{Ammo, FireResult};
@@ -38,8 +38,8 @@ impl Game {
 
     /// Fire as (part of) the unit's operation, with the inches it has moved still within the
     /// fitting operation's move (3.1: "move 1/2 and fire" after a full move is no fire).
-    fn fire_permit(&self, unit: Entity) -> Result<super::operations::Permit, Refusal> {
-        let permit = self.permit(unit, &[Activity::Fire])?;
+    fn fire_permit(&self, asked: Asked, unit: Entity) -> Result<super::operations::Permit, Refusal> {
+        let permit = self.permit_when(asked, unit, &[Activity::Fire])?;
         self.within_budget(&permit, permit.spent, None)?;
         Ok(permit)
     }
@@ -47,21 +47,35 @@ impl Game {
     /// Would `Action::Fire` be allowed now? The operation (3.1–3.3) and the shot (8.x) judged,
     /// nothing rolled or changed: the odds of every result, for a player or the bot to weigh.
     pub fn fire_preview(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<fire::FirePreview, Refusal> {
-        let unit = self.find_unit(name)?;
-        self.fire_permit(unit)?;
-        let (table, firer, at, ammo) = self.fire_shot(name, target, ammo)?;
+        self.fire_preview_when(Asked::Now, name, target, ammo)
+    }
+
+    /// As [`Game::fire_preview`], asked now or as if the firer's brigade had just been drawn
+    /// (`otp fire` at set-up): the same judgement, the same refusals.
+    pub fn fire_preview_when(&self, asked: Asked, name: &str, target: &str, ammo: Option<Ammo>) -> Result<fire::FirePreview, Refusal> {
+        let (_, _, table, firer, at, ammo) = self.judge_fire(asked, name, target, ammo)?;
         Ok(fire::preview(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts)?)
     }
 
-    /// Fire (8.x): a unit's own fire operation, or the fire part of one (3.1–3.3).
-    pub(super) fn fire(&mut self, action: &Action, name: &str, target: &str, ammo: Option<Ammo>) -> Result<Report, Refusal> {
+    /// The one judgement of a shot before any die (3.1–3.3, 6.11, 8.x): the operation's permit,
+    /// the target, the table, the indices and the ammunition; the shot itself is the fire
+    /// module's to refuse (`fire::preview`, `fire::resolve` share its plan).
+    #[allow(clippy::type_complexity)]
+    fn judge_fire(&self, asked: Asked, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(super::operations::Permit, Entity, FireTable, usize, usize, Ammo), Refusal> {
         let unit = self.find_unit(name)?;
-        let permit = self.fire_permit(unit)?;
+        let permit = self.fire_permit(asked, unit)?;
         let target_unit = self.find_unit(target)?;
         if self.unit_turn(target_unit).off_table {
             return refuse("6.11", format!("{target} has left the table"));
         }
         let (table, firer, at, ammo) = self.fire_shot(name, target, ammo)?;
+        Ok((permit, target_unit, table, firer, at, ammo))
+    }
+
+    /// Fire (8.x): a unit's own fire operation, or the fire part of one (3.1–3.3).
+    pub(super) fn fire(&mut self, action: &Action, name: &str, target: &str, ammo: Option<Ammo>) -> Result<Report, Refusal> {
+        let (permit, target_unit, table, firer, at, ammo) = self.judge_fire(Asked::Now, name, target, ammo)?;
+        let unit = permit.unit;
         // Judged legal: from here the dice roll and the world changes.
         let shot = fire::resolve(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts, &mut self.dice)?;
         self.record(&permit, permit.spent);
@@ -140,6 +154,6 @@ impl Game {
 
     /// Whether `unit` may still fire this turn as (part of) its operation (3.1–3.3).
     pub fn may_fire(&self, unit: Entity) -> bool {
-        self.fire_permit(unit).is_ok()
+        self.fire_permit(Asked::Now, unit).is_ok()
     }
 }

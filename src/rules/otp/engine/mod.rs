@@ -45,6 +45,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 pub use action::{Action, ChargeOptions, Reaction, Removal};
+pub use operations::Asked;
 pub use report::{ChartRead, DieRecord, Entry, Item, Modifier, Refusal, Report, SideSummary, Summary};
 pub use save::{Save, replay_report_text};
 pub use state::{CommandState, Phase, Sequence, UnitTurn};
@@ -370,6 +371,12 @@ impl Game {
             }
             _ => {}
         }
+        self.require_on_table(unit)
+    }
+
+    /// The unit is still on the table with figures (6.11, 8.2).
+    fn require_on_table(&self, unit: Entity) -> Result<(), Refusal> {
+        let u = self.unit(unit);
         if self.unit_turn(unit).off_table {
             return refuse("6.11", format!("{} has left the table", u.name));
         }

@@ -159,6 +159,14 @@ fn list(done: &[Activity]) -> String {
     done.iter().map(Activity::to_string).collect::<Vec<_>>().join(", then ")
 }
 
+/// Who asks whether an action is legal: the game now (whose turn it is counts, 4.3), or a
+/// preview of the unit as if its brigade's chit had just been drawn (the CLI at set-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    Now,
+    AsIfDrawn,
+}
+
 /// Leave to add `new` to a unit's operation: the operations it could still be.
 #[derive(Debug)]
 pub struct Permit {
@@ -205,6 +213,23 @@ impl Game {
     /// The unit's own operation (3.1–3.3), as `permit` without the bonus move.
     fn permit_operation(&self, unit: Entity, new: &[Activity]) -> Result<Permit, Refusal> {
         self.require_phasing(unit)?;
+        self.operation_permit(unit, new)
+    }
+
+    /// As `permit`, or, `Asked::AsIfDrawn`, as if the unit's brigade had just been drawn (4.3
+    /// left out: a preview at set-up, `otp fire` and `otp melee`). Every other rule is the same.
+    pub(crate) fn permit_when(&self, asked: Asked, unit: Entity, new: &[Activity]) -> Result<Permit, Refusal> {
+        match asked {
+            Asked::Now => self.permit(unit, new),
+            Asked::AsIfDrawn => {
+                self.require_on_table(unit)?;
+                self.operation_permit(unit, new)
+            }
+        }
+    }
+
+    /// The operation rules (10.1, 10.2, 6.8, 7.4, 3.1–3.3, 7.6) for a unit allowed to act.
+    fn operation_permit(&self, unit: Entity, new: &[Activity]) -> Result<Permit, Refusal> {
         let u = self.unit(unit);
         if self.has_marker(unit) {
             return refuse("10.1", format!("{} has a Morale Marker: it may not perform any operation until the marker is removed (10.2)", u.name));

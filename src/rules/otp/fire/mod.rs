@@ -16,7 +16,6 @@
 //! their provenance: fixed by the text, or reconstructed.
 
 mod apply;
-mod cli;
 pub mod cover;
 mod odds;
 mod plan;
@@ -29,7 +28,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use apply::{CommanderCasualty, GunHits, apply_fire};
-pub use cli::{fire_command_json, fire_command_text};
+pub use plan::fire_options;
 pub use odds::{CasualtyOdds, FirePreview, Outcome, VisibilityOdds, preview};
 pub use report::{CellRead, ColumnInfo, CommanderRoll, FireReport, GeometrySummary, MarkerChange, Modifier, ShotHead, UnitEffect, VisibilityReport};
 pub use resolve::{resolve, resolve_split};

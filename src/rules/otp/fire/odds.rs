@@ -30,7 +30,10 @@ pub struct Outcome {
 /// The woods visibility roll a shot needs (8.7).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VisibilityOdds {
+    /// The densest woods on a firing stand's line: its VISIBILITY IN WOODS row (8.7).
     pub woods: WoodsDensity,
+    /// The woods on the sight line, feature by feature with its own name and kind.
+    pub woods_on_line: Vec<crate::table::sight::WoodsOnLine>,
     /// Averaging dice rolled, and inches added.
     pub dice: u8,
     pub plus: i32,
@@ -39,6 +42,14 @@ pub struct VisibilityOdds {
     pub not_visible: f64,
     /// The averaging dice's totals, of 6^dice, that leave the target unseen.
     pub not_visible_ways: u64,
+}
+
+impl VisibilityOdds {
+    /// "Wheat Field — tall crops, seen as light woods, 5.40\"" for each feature on the line.
+    pub fn on_line_text(&self) -> String {
+        let named: Vec<String> = self.woods_on_line.iter().map(|w| w.to_string()).collect();
+        if named.is_empty() { format!("{:?} woods", self.woods) } else { named.join("; ") }
+    }
 }
 
 /// A commander's chance of becoming a casualty of this shot (8.16).
@@ -142,6 +153,7 @@ pub fn preview(ctx: &FireContext, charts: &Charts) -> Result<FirePreview, Refusa
         .collect();
     let visibility = plan.woods.map(|v| VisibilityOdds {
         woods: v.woods,
+        woods_on_line: plan.woods_on_line(),
         dice: v.dice,
         plus: v.plus,
         provenance: v.source.to_string(),
@@ -167,7 +179,7 @@ pub fn preview(ctx: &FireContext, charts: &Charts) -> Result<FirePreview, Refusa
 impl fmt::Display for FirePreview {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(v) = &self.visibility {
-            writeln!(f, "visibility:     {:?} woods, {}AD{:+}\" to roll; {:.1}% nothing seen (OTP 8.7)", v.woods, v.dice, v.plus, 100.0 * v.not_visible)?;
+            writeln!(f, "visibility:     {}; {:?} woods' {}AD{:+}\" to roll; {:.1}% nothing seen (OTP 8.7)", v.on_line_text(), v.woods, v.dice, v.plus, 100.0 * v.not_visible)?;
         }
         write_modifiers(f, &self.modifiers, self.total_modifier, &self.column)?;
         write!(f, "outcomes:")?;

@@ -13,7 +13,7 @@ use crate::rules::otp::charts::{Ammo, ArtilleryBand, Charts, FireColumn, FireKin
 use crate::scenario::model::{Arm, Cover, Formation, GunSize, UnitType, WoodsDensity};
 use crate::table::fire::{FireGeometry, FireOptions, StandFire, canister_masked_by, fire_geometry, split_fire, targets};
 use crate::table::geom::EPS;
-use crate::table::situation::UnitInfo;
+use crate::table::situation::{Situation, UnitInfo};
 
 /// A shot that may be fired: everything but the dice.
 pub(crate) struct Plan<'a> {
@@ -46,6 +46,15 @@ pub(crate) struct Volley {
     pub modifiers: Vec<Modifier>,
     pub total: i32,
     pub column: ColumnInfo,
+}
+
+/// What the rules decide before the geometry is asked, the one place for both: 7.3, guns on
+/// higher ground than the target add the chart's elevation bonus to their long range; 8.9,
+/// artillery firing `ball` fires over lower units. For the shot, its previews and the views.
+pub fn fire_options(s: &Situation, charts: &Charts, firer: usize, target: usize, ball: bool) -> FireOptions {
+    let gun = s.unit(firer).gun().is_some();
+    let elevated = gun && s.unit_elevation(firer) > s.unit_elevation(target);
+    FireOptions { extra_range: if elevated { charts.fire.elevation_bonus.value } else { 0.0 }, ball: gun && ball }
 }
 
 fn quoted(u: &UnitInfo) -> String {
@@ -86,10 +95,8 @@ impl<'a> Plan<'a> {
             (None, Some(_)) => (FireKind::SmallArms, None),
             (None, None) => return Err(Refusal::new("8.3", format!("{} has no small arms", quoted(fu)))),
         };
-        // 7.3: guns on higher ground than the target reach farther.
-        let elevated = gun.is_some() && s.unit_elevation(ctx.firer) > s.unit_elevation(ctx.target);
-        let extra_range = if elevated { charts.fire.elevation_bonus.value } else { 0.0 };
-        let opts = FireOptions { extra_range, ball: ammo == Some(Ammo::Ball) };
+        let opts = fire_options(s, charts, ctx.firer, ctx.target, ammo == Some(Ammo::Ball));
+        let elevated = opts.extra_range > 0.0;
         let geometry = fire_geometry(s, ctx.firer, ctx.target, opts);
         let stands = choose_stands(&ctx, &geometry, opts)?;
         let mut plan = Plan { ctx, charts, kind, ammo, gun, geometry, stands, elevated, target_deployed: deployed_in(s, ctx.target), woods: None };
@@ -159,6 +166,12 @@ impl<'a> Plan<'a> {
             .map(|(d, _)| d)
             .max_by_key(|&d| dense(d))?;
         Some(self.charts.fire.visibility(worst))
+    }
+
+    /// 8.7: the woods on the firing stands' sight line that crosses the most, by name
+    /// (`table::sight::woodiest`: the same line the geometry and the sight overlay report).
+    pub fn woods_on_line(&self) -> Vec<crate::table::sight::WoodsOnLine> {
+        crate::table::sight::woodiest(self.stands.iter().filter_map(|&i| self.stand(i).sight.as_ref())).map(|v| v.woods_on_line.clone()).unwrap_or_default()
     }
 
     /// Whether a stand must see through woods (8.7).

@@ -15,13 +15,11 @@
 //! table as it stands, so put the attacker in contact first (`MeleeTable::with_stands`).
 
 mod assess;
-mod cli;
 mod closure;
 mod outcomes;
 mod table;
 
 pub use assess::{ChargeFacts, CommanderRisk, Melee, MeleeSide, UnitValue, assess};
-pub use cli::{melee_command_json, melee_command_text};
 pub use closure::{ClosureCheck, CvRoll, RollFacts, closure, countercharge, cv_roll};
 pub use outcomes::{OutcomeRow, Outcomes, Winner, outcomes, retreat_moves};
 pub use table::{Leader, MeleeTable, Sheet};

@@ -1,39 +1,30 @@
-//! `otp melee SCENARIO ATTACKER DEFENDER [--json]`: the charge at the scenario's set-up: its
-//! geometry (`table::contact`), the closing roll, both sides' melee values with the attacker
-//! placed in contact, and the exact outcomes.
+//! `otp melee SCENARIO ATTACKER DEFENDER [--json]`: the charge at the scenario's set-up as the
+//! engine declares it (`Game::charge_preview_when`): its geometry (`table::contact`), the
+//! closing roll, both sides' melee values with the attacker placed in contact, and the exact
+//! outcomes; or the engine's refusal, with its rule and words.
 
 use serde_json::{Value, json};
 
-use super::{ChargeFacts, ClosureCheck, Melee, MeleeSide, MeleeTable, Outcomes, Refused, Winner, assess, closure, outcomes};
-use crate::rules::otp::charts::Charts;
+use crate::rules::otp::engine::{Asked, ChargeOptions, Refusal};
+use crate::rules::otp::engine::charge::ChargePreview;
+use crate::rules::otp::melee::{MeleeSide, Refused, Winner};
 use crate::scenario::Scenario;
 use crate::table::aspect::AttackZone;
-use crate::table::contact::{ChargePath, charge_path};
 
 /// Everything `otp melee` shows.
 struct Judged {
     attacker: String,
     defender: String,
-    path: ChargePath,
-    closure: ClosureCheck,
-    melee: Melee,
-    outcomes: Outcomes,
+    preview: ChargePreview,
 }
 
-/// A refusal with its rule, or ("", why) for a name that is not on the table.
-fn judge(scenario: &Scenario, attacker: &str, defender: &str) -> Result<Judged, Refused> {
-    let charts = Charts::embedded();
-    let table = MeleeTable::from_scenario(scenario);
-    let s = &table.situation;
-    let a = s.find(attacker).map_err(|e| (String::new(), e))?;
-    let d = s.find(defender).map_err(|e| (String::new(), e))?;
-    let path = charge_path(s, a, d);
-    let closure = closure(&table, charts, a, d, &path)?;
-    // The melee as it would be fought: the attacker in contact (9.7).
-    let contact = table.with_stands(a, &path.stands);
-    let melee = assess(&contact, charts, &[a], &[d], &[ChargeFacts::from(&path)]);
-    let outcomes = outcomes(charts, &melee);
-    Ok(Judged { attacker: s.unit(a).name.clone(), defender: s.unit(d).name.clone(), path, closure, melee, outcomes })
+/// The engine's verdict on the charge, as if the attacker's brigade had just been drawn (4.3);
+/// with `special`, as a special move to contact (6.8).
+fn judge(scenario: &Scenario, attacker: &str, defender: &str, special: bool) -> Result<Judged, Refused> {
+    let game = super::at_setup(scenario);
+    let options = ChargeOptions { special, ..ChargeOptions::default() };
+    let preview = game.charge_preview_when(Asked::AsIfDrawn, attacker, defender, options).map_err(|Refusal { rule, reason }| (rule, reason))?;
+    Ok(Judged { attacker: attacker.to_string(), defender: defender.to_string(), preview })
 }
 
 fn zone_name(z: AttackZone) -> &'static str {
@@ -51,11 +42,11 @@ fn zone_name(z: AttackZone) -> &'static str {
 /// `winner_losses` and `loser_losses` as `{figures, probability}`, `loser_retreat_moves`,
 /// `bonus_move`), `attacker_wins`, `bonus_move` (the attacker wins at 2:1 or better, 6.10) and
 /// `defender_bonus_move`. Err: a refusal (rule, reason), or ("", message) for an unknown name.
-pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str) -> Result<Value, Refused> {
-    let j = judge(scenario, attacker, defender)?;
+pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str, special: bool) -> Result<Value, Refused> {
+    let j = judge(scenario, attacker, defender, special)?;
+    let (melee, outcomes) = (&j.preview.melee, &j.preview.outcomes);
     let losses = |l: &[(u32, f64)]| l.iter().map(|(n, p)| json!({ "figures": n, "probability": p })).collect::<Vec<_>>();
-    let rows: Vec<Value> = j
-        .outcomes
+    let rows: Vec<Value> = outcomes
         .rows
         .iter()
         .map(|r| {
@@ -70,13 +61,14 @@ pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str) -
             })
         })
         .collect();
-    let p = &j.path;
+    let p = &j.preview.path;
     Ok(json!({
         "attacker_unit": j.attacker,
         "defender_unit": j.defender,
-        "closure": zone_name(j.closure.zone),
-        "closure_probability": j.closure.probability,
-        "closure_check": j.closure,
+        "special_move": j.preview.special,
+        "closure": zone_name(j.preview.closure.zone),
+        "closure_probability": j.preview.closure.probability,
+        "closure_check": j.preview.closure,
         "path": {
             "face": p.face,
             "distance": p.distance,
@@ -92,13 +84,13 @@ pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str) -
             "problem": p.problem,
             "stands": p.stands,
         },
-        "attacker": j.melee.attacker,
-        "defender": j.melee.defender,
-        "commanders": j.melee.commanders,
+        "attacker": melee.attacker,
+        "defender": melee.defender,
+        "commanders": melee.commanders,
         "outcomes": rows,
-        "attacker_wins": j.outcomes.attacker_wins,
-        "bonus_move": j.outcomes.bonus_move,
-        "defender_bonus_move": j.outcomes.defender_bonus_move,
+        "attacker_wins": outcomes.attacker_wins,
+        "bonus_move": outcomes.bonus_move,
+        "defender_bonus_move": outcomes.defender_bonus_move,
     }))
 }
 
@@ -144,10 +136,10 @@ fn side_text(out: &mut String, who: &str, side: &MeleeSide) {
 }
 
 /// The text of `otp melee`: every line with its rule.
-pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str) -> Result<String, Refused> {
-    let j = judge(scenario, attacker, defender)?;
-    let p = &j.path;
-    let c = &j.closure;
+pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, special: bool) -> Result<String, Refused> {
+    let j = judge(scenario, attacker, defender, special)?;
+    let p = &j.preview.path;
+    let c = &j.preview.closure;
     let mut out = format!("{} charges {} (OTP 9.0)\n", j.attacker, j.defender);
     let zone = match c.zone {
         AttackZone::Front => "a front attack: it starts in front of the line drawn out along the target's front (OTP 9.1)",
@@ -155,6 +147,9 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str) -
         AttackZone::Rear => "a rear attack: it starts directly behind the target (OTP 9.1)",
     };
     out.push_str(&format!("  {zone}\n"));
+    if j.preview.special {
+        out.push_str("  a special move to contact: its full move plus the averaging dice rolled once it closes; short of contact it moves its whole special move and takes a Morale Marker (OTP 6.8)\n");
+    }
     out.push_str(&format!("  {:.2}\" apart at the start, edge to edge; the charge moves {:.2}\" to contact (OTP 6.1, 6.3, 9.7)\n", p.original_distance, p.distance));
     if p.climbed_slope {
         out.push_str("  climbs a hill slope on the way: the defender fights uphill (OTP 9.12)\n");
@@ -188,13 +183,13 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str) -
         }
     }
     out.push_str("melee, the attacker in contact (OTP 9.8-9.14):\n");
-    side_text(&mut out, "attacker", &j.melee.attacker);
-    side_text(&mut out, "defender", &j.melee.defender);
-    for c in &j.melee.commanders {
+    side_text(&mut out, "attacker", &j.preview.melee.attacker);
+    side_text(&mut out, "defender", &j.preview.melee.defender);
+    for c in &j.preview.melee.commanders {
         out.push_str(&format!("  {} with {} is a casualty on a D10 of 0-3: {} (OTP 9.11)\n", c.name, c.unit, pct(c.casualty)));
     }
     out.push_str("outcomes: each side adds a D10 to its total, ties re-rolled (OTP 9.8):\n");
-    for r in &j.outcomes.rows {
+    for r in &j.preview.outcomes.rows {
         let who = if r.winner == Winner::Attacker { "attacker" } else { "defender" };
         let bonus = if r.bonus_move { "; the winner may make a bonus move (OTP 6.10)" } else { "" };
         out.push_str(&format!(
@@ -206,7 +201,7 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str) -
             losses_text(&r.winner_losses)
         ));
     }
-    out.push_str(&format!("attacker wins {} once closed; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.outcomes.attacker_wins), pct(j.outcomes.bonus_move)));
+    out.push_str(&format!("attacker wins {} once closed; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.preview.outcomes.attacker_wins), pct(j.preview.outcomes.bonus_move)));
     out.push_str("artillery that loses a melee is removed, not rolled for (OTP 7.2); a unit losing a figure takes a Morale Marker (OTP 9.8)");
     Ok(out)
 }
