@@ -10,6 +10,7 @@ use bevy::math::Vec2;
 use serde::Serialize;
 
 use super::geom::{Aabb, EPS, footprint_interval, point_segment_distance, polygon_intervals};
+use super::footprint::Footprint;
 use super::situation::{Outline, Situation};
 use crate::scenario::model::{FieldKind, Terrain, WoodsDensity};
 
@@ -199,10 +200,12 @@ fn line(
 
     for &i in &sc.stands {
         let st = &s.stands[i];
-        if point_segment_distance(st.footprint.centre, a, b) > st.radius {
+        if point_segment_distance(st.footprint.centre, a, b) > st.radius + EPS {
             continue;
         }
-        let Some((t0, t1)) = footprint_interval(&st.footprint, st.right, st.forward, a, b) else { continue };
+        // Stands of a line touch end to end: widened a hair, no line slips between two of them.
+        let f = Footprint { frontage: st.footprint.frontage + 2.0 * EPS, ..st.footprint };
+        let Some((t0, t1)) = footprint_interval(&f, st.right, st.forward, a, b) else { continue };
         // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
         // seeing over a nearer, lower blocker is sight, not fire.
         let over = if opts.sight_only { seen_over(st.elevation, t1) } else { opts.ball && st.elevation < ea };
@@ -466,6 +469,16 @@ mod tests {
     }
 
     #[test]
+    fn no_line_slips_between_two_stands_of_a_line() {
+        // OTP 8.8: a unit blocks. The straight line from the firer's centre (x = 20) runs along
+        // the seam where two stands of the blocking line touch (18..20 and 20..22): blocked.
+        let mut units = pair();
+        units.push(blocker(20.0, 12.0, 16));
+        let v = look(units, vec![], false);
+        assert_eq!((v.clear, v.blocked_by), (false, vec!["Blocker".to_string()]));
+    }
+
+    #[test]
     fn towns_and_buildings_block_but_not_the_one_you_stand_in() {
         // OTP 8.8: towns and buildings block; a unit in a town fires out of it.
         let town = |outline| Terrain::Town { name: "Town".into(), outline, capacity: 5 };
@@ -498,6 +511,7 @@ mod tests {
         near.push(blocker(20.0, 12.0, 16));
         let fire = look(near.clone(), knoll(), false);
         assert_eq!((fire.clear, fire.blocked_by), (false, vec!["Blocker".to_string()]));
+        assert!(look(near.clone(), knoll(), true).clear, "ball would pass over it");
         let watched = |y: f32| vec![UnitInfo::foot("Target", 1, 16, Formation::Line, v(20.0, 15.0), 180.0), blocker(20.0, y, 16)];
         let commander = v(20.0, 9.5);
         assert!(point_sight(&with_terrain(watched(12.0), knoll()), commander, 0).sight.clear, "8.8: the commander on the hill sees over it");
