@@ -477,3 +477,19 @@ fn skirmishers_move_stand_by_stand() {
     assert_eq!(Game::load(&path).unwrap().snapshot(), g.snapshot());
     std::fs::remove_file(&path).unwrap();
 }
+
+// OTP 6.11: a unit that has left the table is no target. The read-only check the bot and the
+// window ask (`fire_preview`) refuses it as the engine does, with the same rule and words
+// (before, only the engine refused it: the bot fired at it and was refused).
+#[test]
+fn no_fire_at_a_unit_that_has_left_the_table() {
+    let mut g = teaching(5);
+    ok(&mut g, Action::StartGame);
+    activate(&mut g, "Howard's Continentals");
+    assert!(g.fire_preview("Continental Artillery", "23rd Foot", None).is_ok(), "on the table it is a target");
+    let foot = g.unit_entity("23rd Foot").unwrap();
+    g.world_mut().get_mut::<otp::rules::otp::engine::UnitTurn>(foot).unwrap().off_table = true;
+    let preview = g.fire_preview("Continental Artillery", "23rd Foot", None).expect_err("left the table");
+    let engine = refused(&mut g, Action::fire("Continental Artillery", "23rd Foot"), "6.11");
+    assert_eq!((preview.rule, preview.reason), (engine.rule, engine.reason));
+}

@@ -106,7 +106,7 @@ fn simulate_is_reproducible() {
 
 /// Whole games (the scenario's own turn limit) of each scenario the bot must play without one
 /// refusal: the teaching battle and Cowpens.
-const FULL_GAMES: u64 = 60;
+const FULL_GAMES: u64 = 100;
 
 // OTP 3.x–11.0: the bot asks the engine's own read-only checks before every action, so the engine
 // never refuses it, over many whole seeded games of the teaching battle and Cowpens.

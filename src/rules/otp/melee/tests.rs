@@ -204,6 +204,13 @@ fn cavalry_doubled_against_foot_with_its_charge_bonus() {
     let (_, m) = charge(&t, 1, 0);
     // 8 x (5 - 2) x 2 = 48: the disorder penalty, and no charge bonus.
     assert_eq!((names(&m.attacker.units[0].modifiers, |m| &m.name), m.attacker.units[0].value), (vec!["disordered".to_string()], 48));
+    // Just outside and just inside "greater than 12\"": from exactly 12" no bonus, from 12.25" the bonus.
+    for (gap, bonus) in [(12.0, false), (12.25, true)] {
+        let horse = UnitInfo::sketch("Horse", 0, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, v(20.0, 20.0 + gap), 180.0);
+        let (path, m) = charge(&table_of(vec![target(), horse], vec![]), 1, 0);
+        assert!((path.original_distance - gap).abs() < 1e-3, "{}", path.original_distance);
+        assert_eq!(m.attacker.units[0].modifiers.iter().any(|x| x.name == "cavalry_charge"), bonus, "{gap}\"");
+    }
     // From 10" away: no charge bonus.
     let near = UnitInfo::sketch("Horse", 0, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, v(20.0, 30.0), 180.0);
     let (_, m) = charge(&table_of(vec![target(), near], vec![]), 1, 0);
