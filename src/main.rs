@@ -22,6 +22,9 @@ enum Command {
         /// Save a screenshot of the first drawn table to this PNG and exit (tests, docs, timing).
         #[arg(long)]
         screenshot: Option<PathBuf>,
+        /// Go on with a save whose scenario was edited after the game was played.
+        #[arg(long)]
+        force: bool,
     },
     /// Validate scenario files: every problem as file:line:col: message.
     Check {
@@ -62,7 +65,12 @@ enum Command {
         special: bool,
     },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
-    Replay { save: PathBuf },
+    Replay {
+        save: PathBuf,
+        /// Replay a save whose scenario was edited after the game (the reports will differ).
+        #[arg(long)]
+        force: bool,
+    },
     /// Automatic players on both sides: a summary per game and, for several games, the spread.
     Simulate {
         scenario: PathBuf,
@@ -82,23 +90,54 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None }) {
-        Command::Play { file, screenshot } => play(file, screenshot),
+    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false }) {
+        Command::Play { file, screenshot, force } => play(file, screenshot, force),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
         Command::Melee { scenario, attacker, defender, json, special } => melee(&scenario, &attacker, &defender, json, special),
         Command::Simulate { scenario, seed, turns, games, log } => simulate(&scenario, seed, turns, games, log.as_deref()),
-        Command::Replay { save } => match otp::rules::otp::engine::save::replay_report_text(&save) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
+        Command::Replay { save, force } => replay(&save, force),
+    }
+}
+
+fn replay(save: &Path, force: bool) -> ExitCode {
+    use otp::rules::otp::engine::save;
+    match save::replay_report(save, force) {
+        Ok(replay) => {
+            if !replay.changed.is_empty() {
+                eprintln!("warning: {}", save::changed_message(&save.display().to_string(), &replay.changed));
             }
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::FAILURE
-            }
-        },
+            print!("{}", replay.text);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Whether two paths name one file (the same inode, however spelt: links, `..`, symlinks).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Refuse an output path that is one of the inputs: nothing the user wrote is overwritten.
+fn refuse_overwriting_input(output: &Path, inputs: &[&Path]) -> Result<(), ExitCode> {
+    match inputs.iter().find(|input| same_file(output, input) || output == **input) {
+        Some(input) => {
+            eprintln!("{}: that is the input file {}; it is not written over: name another output", output.display(), input.display());
+            Err(ExitCode::FAILURE)
+        }
+        None => Ok(()),
     }
 }
 
@@ -131,6 +170,9 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Err(code) = refuse_overwriting_input(output, &[file]) {
+        return code;
+    }
     if !scale.is_finite() || !(1.0..=200.0).contains(&scale) {
         eprintln!("--scale must be 1 to 200 pixels an inch");
         return ExitCode::FAILURE;
@@ -227,22 +269,39 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         eprintln!("--games and --turns must be at least 1");
         return ExitCode::FAILURE;
     }
+    if let Some(log) = log
+        && let Err(code) = refuse_overwriting_input(log, &[file])
+    {
+        return code;
+    }
+    let log_failed = |e: &dyn std::fmt::Display| {
+        eprintln!("{}: could not write the log: {e}", log.map_or(String::new(), |l| l.display().to_string()));
+        ExitCode::FAILURE
+    };
     let mut sink = match log.map(std::fs::File::create).transpose() {
         Ok(f) => f.map(std::io::BufWriter::new),
-        Err(e) => {
-            eprintln!("{}: {e}", log.unwrap().display());
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return log_failed(&e),
     };
     if games == 1 {
         let o = bot::simulate(&s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write));
         println!("{}", outcome_line(&o));
-        return if o.refusals == 0 && o.log_error.is_none() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        let flushed = sink.as_mut().map_or(Ok(()), |w| w.flush());
+        if let Some(e) = &o.log_error {
+            return log_failed(e);
+        }
+        if let Err(e) = flushed {
+            return log_failed(&e);
+        }
+        return if o.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
+    let mut write_error: Option<std::io::Error> = None;
     let spread = bot::simulate_many(&s, seed, games, turns, |done, o| {
         println!("{}", outcome_line(o));
-        if let Some(w) = sink.as_mut() {
-            let _ = writeln!(w, "{}", serde_json::to_string(o).expect("outcomes serialise"));
+        if let Some(w) = sink.as_mut()
+            && write_error.is_none()
+            && let Err(e) = writeln!(w, "{}", serde_json::to_string(o).expect("outcomes serialise"))
+        {
+            write_error = Some(e);
         }
         let filled = done * 30 / games;
         eprint!("\r[{}{}] {done}/{games}", "#".repeat(filled), " ".repeat(30 - filled));
@@ -256,17 +315,19 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         );
     }
     println!("  draws {}, refusals {}", spread.draws, spread.refusals);
+    if let Some(e) = write_error {
+        return log_failed(&e);
+    }
     if let Some(mut w) = sink
         && let Err(e) = w.flush()
     {
-        eprintln!("{e}");
-        return ExitCode::FAILURE;
+        return log_failed(&e);
     }
     if spread.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 #[cfg(feature = "window")]
-fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> ExitCode {
+fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool) -> ExitCode {
     use otp::ui::session::Opening;
     let opening = match &file {
         None => Opening::Scenario { scenario: Box::new(scenario::default_scenario()), source: scenario::DEFAULT_SCENARIO_NAME.to_string() },
@@ -278,12 +339,23 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> ExitCode {
             }
         },
     };
+    if let Opening::Saved { save, source } = &opening {
+        let changed = save.scenario_changes();
+        if !changed.is_empty() {
+            let message = otp::rules::otp::engine::save::changed_message(source, &changed);
+            if !force {
+                eprintln!("{message}; --force plays it anyway");
+                return ExitCode::FAILURE;
+            }
+            eprintln!("warning: {message}");
+        }
+    }
     otp::ui::run(opening, otp::ui::RunOptions { screenshot });
     ExitCode::SUCCESS
 }
 
 #[cfg(not(feature = "window"))]
-fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> ExitCode {
+fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>, _force: bool) -> ExitCode {
     eprintln!("this otp was built without the window (cargo feature \"window\")");
     ExitCode::FAILURE
 }

@@ -35,8 +35,24 @@ fn stroke(s: Option<Stroke>) -> String {
     }
 }
 
-fn escape(t: &str) -> String {
-    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// Text as XML character data or a quoted attribute value. Characters XML 1.0 cannot carry at
+/// all, not even escaped (NUL and most control characters), become U+FFFD: the SVG stays valid
+/// and shows that something was there.
+pub fn escape(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    for c in t.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// SVG text of a picture. The table's y runs up; SVG's runs down, so y is flipped here.

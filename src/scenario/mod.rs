@@ -66,39 +66,70 @@ impl ScenarioError {
 /// The largest scenario file read (a big battle is well under 1 MiB).
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
-/// Parse and validate scenario text; `file` names it in messages.
-pub fn parse(src: &str, file: &str) -> Result<Scenario, ScenarioError> {
-    let scenario: Scenario = ron::Options::default().from_str(src).map_err(|e| {
+/// Text without the byte order mark a Windows editor puts first (positions are counted after it).
+pub fn without_bom(src: &str) -> &str {
+    src.strip_prefix('\u{feff}').unwrap_or(src)
+}
+
+/// Deserialise RON text, a syntax or type error located as ron found it.
+pub fn from_ron<T: serde::de::DeserializeOwned>(src: &str, file: &str) -> Result<T, ScenarioError> {
+    ron::Options::default().from_str(src).map_err(|e| {
         let start = e.span.start;
         let position = (start.line > 0).then_some((start.line, start.col));
         ScenarioError::one(file, position, e.code.to_string())
-    })?;
-    let problems = validate::validate(&scenario);
-    if problems.is_empty() {
-        return Ok(scenario);
-    }
-    Err(ScenarioError {
+    })
+}
+
+/// Validation problems placed in the text: `spans` are the scenario's part of `src`'s spans.
+pub fn locate_problems(src: &str, spans: Option<&locate::Spans>, file: &str, problems: Vec<validate::Problem>) -> ScenarioError {
+    ScenarioError {
         problems: problems
             .into_iter()
             .map(|(locus, message)| Problem {
                 file: file.into(),
-                position: locate::locate(src, &locus),
+                position: spans.and_then(|spans| locate::locate(src, spans, &locus)),
                 place: locus.describe(),
                 message,
             })
             .collect(),
+    }
+}
+
+/// Parse and validate scenario text; `file` names it in messages. A leading byte order mark and
+/// CRLF line ends are accepted.
+pub fn parse(src: &str, file: &str) -> Result<Scenario, ScenarioError> {
+    let src = without_bom(src);
+    let scenario: Scenario = from_ron(src, file)?;
+    let problems = validate::validate(&scenario);
+    if problems.is_empty() {
+        return Ok(scenario);
+    }
+    Err(locate_problems(src, locate::Spans::of(src).as_ref(), file, problems))
+}
+
+/// Read a text file as the app reads every file: at most `max_bytes` (read so, not trusted from
+/// the file system: a device never ends), and UTF-8, a bad byte shown by its line and column.
+pub fn read_text(path: &Path, max_bytes: u64) -> Result<String, ScenarioError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let io = |e: std::io::Error| ScenarioError::one(&file, None, e.to_string());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes)).map_err(io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(ScenarioError::one(&file, None, format!("the file is over {max_bytes} bytes; that is not a file this app wrote")));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let position = locate::line_col(without_bom(prefix), without_bom(prefix).len());
+        ScenarioError::one(&file, Some(position), format!("invalid UTF-8 (byte 0x{:02X}): save the file as UTF-8 text", bytes[valid]))
     })
 }
 
 /// Read, parse and validate a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let file = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| ScenarioError::one(&file, None, e.to_string()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ScenarioError::one(&file, None, format!("file is {} bytes; a scenario is at most {MAX_FILE_BYTES}", meta.len())));
-    }
-    let src = std::fs::read_to_string(path).map_err(|e| ScenarioError::one(&file, None, e.to_string()))?;
-    parse(&src, &file)
+    parse(&read_text(path, MAX_FILE_BYTES)?, &path.display().to_string())
 }
 
 /// The embedded teaching scenario.

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use bevy::math::Vec2;
 
 use super::basing::{self, LOOSE_ORDER_GAP, SKIRMISH_GAP};
-use super::locate::Locus;
+use super::locate::{Locus, Step};
 use super::model::*;
 use crate::table::footprint::Footprint;
 
@@ -16,15 +16,17 @@ pub const OVERLAP_TOLERANCE: f32 = 0.02;
 
 pub type Problem = (Locus, String);
 
+/// The longest name a file may give anything (a regiment's full title fits easily).
+pub const MAX_NAME_CHARS: usize = 120;
+
 struct Check<'a> {
     scenario: &'a Scenario,
     problems: Vec<Problem>,
-    /// How many items of each name we have passed, so duplicates point at the right one.
-    seen: HashMap<&'a str, usize>,
 }
 
 pub fn validate(scenario: &Scenario) -> Vec<Problem> {
-    let mut c = Check { scenario, problems: Vec::new(), seen: HashMap::new() };
+    let mut c = Check { scenario, problems: Vec::new() };
+    c.name(&Locus::top("name"), &scenario.name, "the scenario");
     if !c.table() {
         // Everything else is placed on the table: with no sound table, more messages would mislead.
         return c.problems;
@@ -44,11 +46,16 @@ impl<'a> Check<'a> {
         self.problems.push((locus, message.into()));
     }
 
-    /// Locus of the next item called `name`, counting repeats.
-    fn item(&mut self, name: &'a str) -> Locus {
-        let n = self.seen.entry(name).or_default();
-        *n += 1;
-        Locus::item(name).nth(*n - 1)
+    /// Names are how players, actions and saves point at things: printable, not blank.
+    fn name(&mut self, locus: &Locus, name: &str, what: &str) {
+        let at = if locus.path.last() == Some(&Step::Field("name")) { locus.clone() } else { locus.clone().field("name") };
+        if name.trim().is_empty() {
+            self.push(at, format!("{what} needs a name, not {name:?}"));
+        } else if let Some(c) = name.chars().find(|c| c.is_control()) {
+            self.push(at, format!("{what}'s name {name:?} holds the control character {c:?}; a name is printable text on one line"));
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            self.push(at, format!("{what}'s name is {} characters; {MAX_NAME_CHARS} is the most", name.chars().count()));
+        }
     }
 
     fn on_table(&self, p: Point) -> bool {
@@ -76,7 +83,7 @@ impl<'a> Check<'a> {
         {
             self.push(Locus::top("turn_limit"), format!("turn_limit must be 1 to 200, not {turns}"));
         }
-        !self.problems[before..].iter().any(|(l, _)| l.fields.first() == Some(&"table"))
+        !self.problems[before..].iter().any(|(l, _)| l.path.first() == Some(&Step::Field("table")))
     }
 
     fn points(&mut self, locus: &Locus, field: &'static str, points: &[Point], min: usize) {
@@ -93,8 +100,9 @@ impl<'a> Check<'a> {
 
     fn terrain(&mut self) {
         let mut names: HashMap<&str, usize> = HashMap::new();
-        for t in &self.scenario.terrain {
-            let locus = self.item(t.name());
+        for (i, t) in self.scenario.terrain.iter().enumerate() {
+            let locus = Locus::top("terrain").index(i).named(t.name());
+            self.name(&locus, t.name(), &format!("{} {}", t.kind_name(), i + 1));
             *names.entry(t.name()).or_default() += 1;
             if names[t.name()] == 2 {
                 self.push(locus.clone(), format!("two terrain features are called \"{}\"; names must be unique", t.name()));
@@ -118,14 +126,15 @@ impl<'a> Check<'a> {
                     if !width.is_finite() || !(0.1..=12.0).contains(width) {
                         self.push(locus.clone().field("width"), format!("stream width must be 0.1\" to 12\", not {width}"));
                     }
-                    for ford in fords {
+                    for (k, ford) in fords.iter().enumerate() {
+                        let ford_locus = locus.clone().field("fords").index(k);
                         let near = finite(ford.at)
                             && polyline_distance(path, Vec2::from(ford.at)) <= width / 2.0 + 0.5;
                         if !near {
-                            self.push(locus.clone().field("fords"), format!("ford at {:?} is not on the stream", ford.at));
+                            self.push(ford_locus.clone().field("at"), format!("ford at {:?} is not on the stream", ford.at));
                         }
                         if !ford.width.is_finite() || !(0.5..=24.0).contains(&ford.width) {
-                            self.push(locus.clone().field("fords"), format!("ford width must be 1/2\" to 24\", not {}", ford.width));
+                            self.push(ford_locus.field("width"), format!("ford width must be 1/2\" to 24\", not {}", ford.width));
                         }
                     }
                 }
@@ -154,12 +163,12 @@ impl<'a> Check<'a> {
         }
     }
 
-    fn commander(&mut self, c: &'a Commander) {
+    fn commander(&mut self, c: &'a Commander, locus: &Locus) {
+        self.name(locus, &c.name, "a commander");
         if let Some(at) = c.at
             && !self.on_table(at)
         {
-            let locus = self.item(&c.name).field("at");
-            self.push(locus, format!("commander {} at {at:?} is off the table", c.name));
+            self.push(locus.clone().field("at"), format!("commander {} at {at:?} is off the table", c.name));
         }
     }
 
@@ -171,18 +180,25 @@ impl<'a> Check<'a> {
         let mut chits: HashMap<u32, &str> = HashMap::new();
         let mut unit_names: HashMap<&str, usize> = HashMap::new();
         let mut brigade_names: HashMap<&str, usize> = HashMap::new();
+        let mut side_names: HashMap<&str, usize> = HashMap::new();
+        let mut commanders: Vec<(&'a Commander, Locus)> = Vec::new();
         let mut placed: Vec<(&'a Unit, Locus, Vec<Footprint>)> = Vec::new();
-        for side in &s.sides {
-            self.item(&side.name);
+        for (si, side) in s.sides.iter().enumerate() {
+            let side_locus = Locus::top("sides").index(si).named(&side.name);
+            self.name(&side_locus, &side.name, "a side");
+            *side_names.entry(&side.name).or_default() += 1;
+            if side_names[side.name.as_str()] == 2 {
+                self.push(side_locus.clone().field("name"), format!("two sides are called \"{}\"", side.name));
+            }
             if let Some(c) = &side.commander {
-                self.commander(c);
+                commanders.push((c, side_locus.clone().field("commander").named(&c.name)));
             }
             if side.brigades.is_empty() {
-                let locus = Locus::item(&side.name).field("brigades");
-                self.push(locus, format!("side {} has no brigades", side.name));
+                self.push(side_locus.clone().field("brigades"), format!("side {} has no brigades", side.name));
             }
-            for brigade in &side.brigades {
-                let locus = self.item(&brigade.name);
+            for (bi, brigade) in side.brigades.iter().enumerate() {
+                let locus = side_locus.clone().field("brigades").index(bi).named(&brigade.name);
+                self.name(&locus, &brigade.name, "a brigade");
                 *brigade_names.entry(&brigade.name).or_default() += 1;
                 if brigade_names[brigade.name.as_str()] == 2 {
                     self.push(locus.clone(), format!("two brigades are called \"{}\"", brigade.name));
@@ -190,12 +206,13 @@ impl<'a> Check<'a> {
                 if let Some(other) = chits.insert(brigade.chit, &brigade.name) {
                     self.push(locus.clone().field("chit"), format!("chit {} is already brigade {other}'s: each brigade needs its own numbered chit (4.3)", brigade.chit));
                 }
-                self.commander(&brigade.commander);
+                commanders.push((&brigade.commander, locus.clone().field("commander").named(&brigade.commander.name)));
                 if brigade.units.is_empty() {
-                    self.push(locus.field("units"), format!("brigade {} has no units (4.1)", brigade.name));
+                    self.push(locus.clone().field("units"), format!("brigade {} has no units (4.1)", brigade.name));
                 }
-                for unit in &brigade.units {
-                    let locus = self.item(&unit.name);
+                for (ui, unit) in brigade.units.iter().enumerate() {
+                    let locus = locus.clone().field("units").index(ui).named(&unit.name);
+                    self.name(&locus, &unit.name, "a unit");
                     *unit_names.entry(&unit.name).or_default() += 1;
                     if unit_names[unit.name.as_str()] == 2 {
                         self.push(locus.clone(), format!("two units are called \"{}\"; unit names must be unique", unit.name));
@@ -206,8 +223,24 @@ impl<'a> Check<'a> {
                 }
             }
         }
+        self.commanders(&commanders, &unit_names);
         self.attachments(&placed);
         self.overlaps(&placed);
+    }
+
+    /// Actions and saves name commanders and units alike: each name points at one figure (10.4, 6.12).
+    fn commanders(&mut self, commanders: &[(&'a Commander, Locus)], unit_names: &HashMap<&str, usize>) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (c, locus) in commanders {
+            self.commander(c, locus);
+            *seen.entry(&c.name).or_default() += 1;
+            if seen[c.name.as_str()] == 2 {
+                self.push(locus.clone().field("name"), format!("two commanders are called \"{}\"; commander names must be unique", c.name));
+            }
+            if unit_names.contains_key(c.name.as_str()) {
+                self.push(locus.clone().field("name"), format!("commander \"{}\" has the name of a unit; orders name both, so they must differ", c.name));
+            }
+        }
     }
 
     /// One unit's own checks; returns its stands when it can be laid out.
@@ -339,8 +372,9 @@ impl<'a> Check<'a> {
     }
 
     fn objectives(&mut self) {
-        for o in &self.scenario.objectives {
-            let locus = self.item(&o.name);
+        for (i, o) in self.scenario.objectives.iter().enumerate() {
+            let locus = Locus::top("objectives").index(i).named(&o.name);
+            self.name(&locus, &o.name, "an objective");
             if !self.on_table(o.at) {
                 self.push(locus.clone().field("at"), format!("objective at {:?} is off the table", o.at));
             }

@@ -181,11 +181,11 @@ impl Opening {
     /// problem comes back as `file:line:col: message` lines.
     pub fn read(path: &Path) -> Result<Opening, String> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+        let text = crate::scenario::read_text(path, crate::rules::otp::engine::save::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
         let looks_saved = text.contains("actions:") && text.contains("seed:");
         if looks_saved {
             let save = Save::parse(&text, &file)?;
-            Game::from_save(&save, Charts::embedded().clone()).map_err(|e| format!("{file}: {e}"))?;
+            Game::from_save_text(&save, &text, &file, Charts::embedded().clone())?;
             return Ok(Opening::Saved { save: Box::new(save), source: file });
         }
         let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;

@@ -6,9 +6,16 @@ use std::fmt;
 use bevy::math::Vec2;
 use serde::{Deserialize, Serialize};
 
+use super::report::Refusal;
 use crate::rules::otp::charts::Ammo;
-use crate::scenario::model::Formation;
+use crate::scenario::model::{Formation, Table};
 use crate::table::movement::MoveStep;
+
+/// The most steps one move, path points one path, or stands one skirmish move may list, and the
+/// highest stand index an order may name: far beyond any unit (120 figures is 60 stands at most).
+pub const MAX_ITEMS: usize = 100;
+/// How far off the table's edge an order may point, inches (a commander beside the cloth).
+pub const OFF_TABLE: f32 = 12.0;
 
 /// How a unit tries to shed its Morale Marker (10.2, 10.4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,6 +119,77 @@ impl Action {
     /// A unit's own fire at a target, artillery choosing its ammunition (8.4).
     pub fn fire(unit: impl Into<String>, target: impl Into<String>) -> Action {
         Action::Fire { unit: unit.into(), target: target.into(), ammo: None }
+    }
+}
+
+/// `Err` naming the number when `v` is not a finite number within `limit` either way.
+fn within(v: f32, limit: f32, what: &str, unit: &str) -> Result<(), Refusal> {
+    if v.is_finite() && v.abs() <= limit {
+        Ok(())
+    } else {
+        Err(Refusal::new("", format!("{what} {v}{unit} is not a number the table allows (at most {limit}{unit} either way)")))
+    }
+}
+
+impl Action {
+    /// Every number in the action is finite and within what the table allows, before anything
+    /// is computed from it: a distance at most the table's diagonal, an angle at most a full
+    /// turn, a point on the table or within [`OFF_TABLE`] of it, lists and stand indices at most
+    /// [`MAX_ITEMS`]. The engine's first check, and the save loader's, so a file or a caller
+    /// cannot send a unit to infinity (a sweep sampled every 1/4" never ends).
+    pub fn check_numbers(&self, table: &Table) -> Result<(), Refusal> {
+        let diagonal = table.width.hypot(table.depth);
+        let distance = |d: f32, what: &str| within(d, diagonal, what, "\"");
+        let angle = |a: f32, what: &str| within(a, 360.0, what, "°");
+        let count = |n: usize, what: &str| within(n as f32, MAX_ITEMS as f32, what, "");
+        let point = |p: Vec2, what: &str| {
+            let centre = Vec2::new(table.width, table.depth) / 2.0;
+            within(p.x - centre.x, centre.x + OFF_TABLE, &format!("{what} x (from the table's centre)"), "\"")?;
+            within(p.y - centre.y, centre.y + OFF_TABLE, &format!("{what} y (from the table's centre)"), "\"")
+        };
+        let steps = match self {
+            Action::Move { steps, .. } | Action::SpecialMove { steps, .. } => steps,
+            Action::MoveCommander { to, .. } => return point(*to, "the commander's destination"),
+            _ => return Ok(()),
+        };
+        count(steps.len(), "the number of steps")?;
+        for step in steps {
+            match step {
+                MoveStep::Forward(d) => distance(*d, "Forward")?,
+                MoveStep::SideStep(d) => distance(*d, "SideStep")?,
+                MoveStep::Oblique { angle: a, distance: d } => {
+                    angle(*a, "Oblique angle")?;
+                    distance(*d, "Oblique distance")?;
+                }
+                MoveStep::Wheel { angle: a, .. } => angle(*a, "Wheel angle")?,
+                MoveStep::Bend { stands, angle: a, .. } => {
+                    count(*stands, "Bend stands")?;
+                    angle(*a, "Bend angle")?;
+                }
+                MoveStep::DoubleUp { stand, behind } => {
+                    count(*stand, "DoubleUp stand")?;
+                    count(*behind, "DoubleUp behind")?;
+                }
+                MoveStep::Path(points) => {
+                    count(points.len(), "the number of Path points")?;
+                    for p in points {
+                        point(*p, "a Path point")?;
+                    }
+                    let length: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+                    distance(length, "the Path's length")?;
+                }
+                MoveStep::Stands(moves) => {
+                    count(moves.len(), "the number of Stands moved")?;
+                    for m in moves {
+                        count(m.stand, "a Stands index")?;
+                        point(m.to, "a stand's destination")?;
+                        angle(m.facing, "a stand's facing")?;
+                    }
+                }
+                MoveStep::AboutFace | MoveStep::ChangeFormation(_) | MoveStep::Straighten | MoveStep::Undouble => {}
+            }
+        }
+        Ok(())
     }
 }
 

@@ -91,6 +91,7 @@ impl Game {
 
     /// Apply an action: its report, or the rule that refuses it (and then nothing has changed).
     pub fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
+        action.check_numbers(&self.scenario.table)?;
         let report = match &action {
             Action::StartGame => self.start_game(&action),
             Action::DrawChit => self.draw_chit(&action),

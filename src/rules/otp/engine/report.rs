@@ -26,6 +26,10 @@ impl Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.rule.is_empty() {
+            // Not a rule of the game: a number no table allows, from a file or a caller.
+            return write!(f, "refused: {}", self.reason);
+        }
         write!(f, "refused (OTP {}): {}", self.rule, self.reason)
     }
 }
