@@ -23,6 +23,11 @@ impl Game {
     /// The shot `name` would fire at `target` now: the table, the indices and the ammunition
     /// (`ammo`, or for artillery canister when allowed, else ball, 8.4). Not yet judged.
     fn fire_shot(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(FireTable, usize, usize, Ammo), Refusal> {
+        // 6.11: a unit that has left the table is no target (the preview and the shot alike).
+        let target_unit = self.find_unit(target)?;
+        if self.unit_turn(target_unit).off_table {
+            return refuse("6.11", format!("{target} has left the table"));
+        }
         let table = FireTable::from_world(&self.world);
         let s = &table.situation;
         let firer = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
@@ -57,11 +62,8 @@ impl Game {
     pub(super) fn fire(&mut self, action: &Action, name: &str, target: &str, ammo: Option<Ammo>) -> Result<Report, Refusal> {
         let unit = self.find_unit(name)?;
         let permit = self.fire_permit(unit)?;
-        let target_unit = self.find_unit(target)?;
-        if self.unit_turn(target_unit).off_table {
-            return refuse("6.11", format!("{target} has left the table"));
-        }
         let (table, firer, at, ammo) = self.fire_shot(name, target, ammo)?;
+        let target_unit = self.find_unit(target)?;
         // Judged legal: from here the dice roll and the world changes.
         let shot = fire::resolve(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts, &mut self.dice)?;
         self.record(&permit, permit.spent);
@@ -141,5 +143,27 @@ impl Game {
     /// Whether `unit` may still fire this turn as (part of) its operation (3.1–3.3).
     pub fn may_fire(&self, unit: Entity) -> bool {
         self.fire_permit(unit).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{activate, ok, teaching};
+    use super::*;
+
+    // OTP 6.11: a unit that has left the table is no target. The preview (which the bot and the
+    // window ask first) refuses it exactly as the shot does: one check, not two.
+    #[test]
+    fn a_target_that_has_left_the_table_is_refused_by_the_preview_as_by_the_shot() {
+        let mut g = teaching(1);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        assert!(g.fire_preview("Continental Artillery", "23rd Foot", None).is_ok(), "a shot at set-up");
+        let foot = g.unit_entity("23rd Foot").unwrap();
+        g.turn_mut(foot).off_table = true;
+        let preview = g.fire_preview("Continental Artillery", "23rd Foot", None).expect_err("no target");
+        assert_eq!(preview.rule, "6.11", "{preview}");
+        let shot = g.apply(Action::fire("Continental Artillery", "23rd Foot")).expect_err("no target");
+        assert_eq!((shot.rule, shot.reason), (preview.rule, preview.reason));
     }
 }
