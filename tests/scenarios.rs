@@ -1,6 +1,8 @@
 //! Scenario files: the shipped scenarios are valid and round-trip; every bad fixture gets its
 //! exact `file:line:col: message`; `otp check` and `otp render` behave for a user.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,6 +29,40 @@ fn shipped_scenarios_are_valid_and_round_trip() {
         let text = scenario::to_ron(&s);
         let again = scenario::parse(&text, "round-trip").unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert_eq!(s, again, "{} does not round-trip", file.display());
+    }
+}
+
+/// Seeded automatic games on every shipped scenario, and the turns each is played for: a few
+/// short games keep the run cheap (the full 200-game tables are `otp simulate --balance`).
+const SCENARIO_GAMES: u64 = 2;
+const SCENARIO_TURNS: u32 = 3;
+
+// OTP 4.2–4.5, 6.5, 8.2, 10.2–10.5, 11.0: on every shipped scenario the automatic players keep
+// every invariant after each activation and turn, the engine never refuses them, the game ends
+// at the turn asked for, and shots are fired.
+#[test]
+fn automatic_games_on_every_scenario_keep_the_invariants() {
+    use otp::rules::otp::bot::Bot;
+    use otp::rules::otp::charts::Charts;
+    use otp::rules::otp::engine::{Action, Game};
+    for file in shipped_scenarios() {
+        let mut s = scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        s.turn_limit = Some(SCENARIO_TURNS);
+        let mut fired = 0;
+        for seed in 0..SCENARIO_GAMES {
+            let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
+            let mut bot = Bot::new();
+            bot.play(&mut g, |g, r| {
+                if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+                    common::invariants::check(g, seed);
+                }
+                fired += usize::from(matches!(r.action, Action::Fire { .. }));
+            });
+            common::invariants::check(&g, seed);
+            assert_eq!(bot.refusals, 0, "{} seed {seed}: {:?}", file.display(), bot.refused);
+            assert_eq!(g.summary().expect("the game ended").turns_played, SCENARIO_TURNS, "{}", file.display());
+        }
+        assert!(fired > 0, "{}: nobody fired in {SCENARIO_GAMES} games", file.display());
     }
 }
 
@@ -78,6 +114,7 @@ const BAD: &[(&str, &str)] = &[
     ("duplicate_chit", "29:45: chit 1 is already brigade First Brigade's: each brigade needs its own numbered chit (4.3)"),
     ("duplicate_unit_name", "32:26: two units are called \"10th Foot\"; unit names must be unique"),
     ("galloper_heavy_gun", "19:58: galloper guns are light guns of 3-4 lb (7.6)"),
+    ("history_winner_unknown", "4:60: winner \"Patriots\" is not a side of this battle: name one of \"Crown\" or \"Rebels\""),
     ("huge_table", "4:13: table width must be 6 to 480 inches, not 100000"),
     ("indians_skirmish_only", "36:41: with optional rule 5.5 Indians can only be in skirmish line"),
     ("infantry_limbered", "18:42: only artillery can be Limbered (5.0)"),
