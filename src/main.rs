@@ -85,6 +85,10 @@ enum Command {
         /// JSON lines: every report of the game (one game), or each game's outcome (several).
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Print the scenario's balance table in Markdown instead: each side's wins, draws, mean
+        /// losses, how often the historical winner won, the mean turn decided.
+        #[arg(long, conflicts_with = "log")]
+        balance: bool,
     },
 }
 
@@ -96,7 +100,8 @@ fn main() -> ExitCode {
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
         Command::Melee { scenario, attacker, defender, json, special } => melee(&scenario, &attacker, &defender, json, special),
-        Command::Simulate { scenario, seed, turns, games, log } => simulate(&scenario, seed, turns, games, log.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, balance: true, .. } => balance(&scenario, seed, turns, games),
+        Command::Simulate { scenario, seed, turns, games, log, .. } => simulate(&scenario, seed, turns, games, log.as_deref()),
         Command::Replay { save, force } => replay(&save, force),
     }
 }
@@ -324,6 +329,22 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         return log_failed(&e);
     }
     if spread.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// `otp simulate --balance`: the balance table of `games` automatic games, in Markdown.
+fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize) -> ExitCode {
+    let s = match load(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if games == 0 || turns == Some(0) {
+        eprintln!("--games and --turns must be at least 1");
+        return ExitCode::FAILURE;
+    }
+    let table = otp::rules::otp::balance::balance(&s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
+    eprintln!();
+    print!("{}", table.markdown());
+    if table.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 #[cfg(feature = "window")]

@@ -1,6 +1,8 @@
 //! Scenario files: the shipped scenarios are valid and round-trip; every bad fixture gets its
 //! exact `file:line:col: message`; `otp check` and `otp render` behave for a user.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,6 +29,39 @@ fn shipped_scenarios_are_valid_and_round_trip() {
         let text = scenario::to_ron(&s);
         let again = scenario::parse(&text, "round-trip").unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert_eq!(s, again, "{} does not round-trip", file.display());
+    }
+}
+
+/// Seeded automatic games on every shipped scenario, each played to the scenario's own turn
+/// limit (the 200-game tables are `otp simulate --balance`; these take a few seconds in release).
+const SCENARIO_GAMES: u64 = 3;
+
+// OTP 4.2–4.5, 6.5, 8.2, 10.2–10.5, 11.0: on every shipped scenario the automatic players keep
+// every invariant after each activation and turn, the engine never refuses them, the game ends
+// at the turn asked for, and shots are fired.
+#[test]
+fn automatic_games_on_every_scenario_keep_the_invariants() {
+    use otp::rules::otp::bot::Bot;
+    use otp::rules::otp::charts::Charts;
+    use otp::rules::otp::engine::{Action, Game};
+    for file in shipped_scenarios() {
+        let s = scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        let turns = s.turn_limit.unwrap_or(10);
+        let mut fired = 0;
+        for seed in 0..SCENARIO_GAMES {
+            let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
+            let mut bot = Bot::new();
+            bot.play(&mut g, |g, r| {
+                if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+                    common::invariants::check(g, seed);
+                }
+                fired += usize::from(matches!(r.action, Action::Fire { .. }));
+            });
+            common::invariants::check(&g, seed);
+            assert_eq!(bot.refusals, 0, "{} seed {seed}: {:?}", file.display(), bot.refused);
+            assert_eq!(g.summary().expect("the game ended").turns_played, turns, "{}", file.display());
+        }
+        assert!(fired > 0, "{}: nobody fired in {SCENARIO_GAMES} games", file.display());
     }
 }
 
@@ -86,6 +121,7 @@ const BAD: &[(&str, &str)] = &[
     ("empty_unit_name", "19:26: a unit needs a name, not \"\""),
     ("escaped_quote_in_name", "35:41: cv must be 1 to 9 (a D10 reads 0-9), not 12"),
     ("galloper_heavy_gun", "19:58: galloper guns are light guns of 3-4 lb (7.6)"),
+    ("history_winner_unknown", "4:60: winner \"Patriots\" is not a side of this battle: name one of \"Crown\" or \"Rebels\""),
     ("huge_table", "4:13: table width must be 6 to 480 inches, not 100000"),
     ("indians_skirmish_only", "36:41: with optional rule 5.5 Indians can only be in skirmish line"),
     ("infantry_limbered", "18:42: only artillery can be Limbered (5.0)"),

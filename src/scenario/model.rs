@@ -39,6 +39,9 @@ pub struct History {
     pub note: String,
     #[serde(default)]
     pub sources: Vec<String>,
+    /// The side that won historically, by its `name` (validated), for `otp simulate --balance`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
 }
 
 /// The playing surface, in inches.

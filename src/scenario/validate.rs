@@ -34,6 +34,7 @@ pub fn validate(scenario: &Scenario) -> Vec<Problem> {
     c.terrain();
     c.sides();
     c.objectives();
+    c.history();
     c.problems
 }
 
@@ -368,6 +369,17 @@ impl<'a> Check<'a> {
                     self.push(locus.clone().field("at"), format!("{} overlaps {} at set-up: units may not interpenetrate (6.5)", a.name, b.name));
                 }
             }
+        }
+    }
+
+    /// The historical winner, when given, must be one of the two sides.
+    fn history(&mut self) {
+        let s = self.scenario;
+        if let Some(winner) = s.history.as_ref().and_then(|h| h.winner.as_deref())
+            && !s.sides.iter().any(|side| side.name == winner)
+        {
+            let names: Vec<String> = s.sides.iter().map(|side| format!("\"{}\"", side.name)).collect();
+            self.push(Locus::top("history").field("winner"), format!("winner \"{winner}\" is not a side of this battle: name one of {}", names.join(" or ")));
         }
     }
 

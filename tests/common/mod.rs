@@ -2,6 +2,8 @@
 //! nothing, and drawing chits up to a brigade.
 #![allow(dead_code)]
 
+pub mod invariants;
+
 use otp::rules::otp::engine::{Action, Game, Refusal, Report};
 
 pub fn ok(g: &mut Game, a: Action) -> Report {

@@ -270,7 +270,7 @@ pub struct GameOutcome {
 }
 
 /// The scenario with `turns` as its turn limit (default: its own, else 10).
-fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
+pub fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
     let mut s = scenario.clone();
     s.turn_limit = turns.or(s.turn_limit).or(Some(10));
     s

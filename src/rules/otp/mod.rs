@@ -1,5 +1,6 @@
 //! On to Philadelphia: dice, charts as data, fire combat, the engine and the automatic player.
 
+pub mod balance;
 pub mod charts;
 pub mod cli;
 pub mod dice;

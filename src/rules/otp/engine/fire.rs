@@ -157,3 +157,25 @@ impl Game {
         self.fire_permit(Asked::Now, unit).is_ok()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{activate, ok, teaching};
+    use super::*;
+
+    // OTP 6.11: a unit that has left the table is no target. The preview (which the bot and the
+    // window ask first) refuses it exactly as the shot does: one check, not two.
+    #[test]
+    fn a_target_that_has_left_the_table_is_refused_by_the_preview_as_by_the_shot() {
+        let mut g = teaching(1);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        assert!(g.fire_preview("Continental Artillery", "23rd Foot", None).is_ok(), "a shot at set-up");
+        let foot = g.unit_entity("23rd Foot").unwrap();
+        g.turn_mut(foot).off_table = true;
+        let preview = g.fire_preview("Continental Artillery", "23rd Foot", None).expect_err("no target");
+        assert_eq!(preview.rule, "6.11", "{preview}");
+        let shot = g.apply(Action::fire("Continental Artillery", "23rd Foot")).expect_err("no target");
+        assert_eq!((shot.rule, shot.reason), (preview.rule, preview.reason));
+    }
+}

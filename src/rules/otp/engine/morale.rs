@@ -372,7 +372,12 @@ impl Game {
             }
             d = by.min(d);
         }
-        let blocked = |p: &RetreatPath, g: &Game| p.in_the_way.iter().any(|w| w.unit != name && g.unit_entity(&w.unit).is_none_or(|e| g.unit(e).attached_to != Some(friend)));
+        // Its own attached guns stay where they are (7.5): it may pass them but not end on them (6.5).
+        let guns: Vec<Footprint> = self.own_guns(friend);
+        let blocked = |p: &RetreatPath, g: &Game| {
+            p.in_the_way.iter().any(|w| w.unit != name && g.unit_entity(&w.unit).is_none_or(|e| g.unit(e).attached_to != Some(friend)))
+                || p.stands.iter().any(|f| guns.iter().any(|gun| f.overlaps(gun, 0.01)))
+        };
         let mut carried = shift_path(&s, fi, away, d);
         while d > 0.0 && blocked(&carried, self) {
             d = (d - 0.1).max(0.0);
@@ -387,6 +392,18 @@ impl Game {
             self.turn_mut(friend).off_table = true;
             report.change("6.11", format!("{fname} is swept off the table"));
         }
+    }
+
+    /// The stands of the guns attached to `unit` (7.5).
+    fn own_guns(&self, unit: Entity) -> Vec<Footprint> {
+        let attached = |e: Entity| self.world.get::<Unit>(e).is_some_and(|u| u.attached_to == Some(unit));
+        self.roster
+            .units
+            .iter()
+            .filter(|r| attached(r.0))
+            .flat_map(|r| self.unit(r.0).stands.clone())
+            .filter_map(|st| self.world.get::<Footprint>(st).copied())
+            .collect()
     }
 
     /// 6.11: retreat `moves` full moves straight away from the nearest enemy; militia lose
@@ -438,6 +455,14 @@ impl Game {
                 path = retreat(&s, me, enemy, distance);
                 path.in_the_way.retain(|w| !own(self, &w.unit));
             }
+        }
+        // 7.5: it may pass its own attached guns, but those left unlimbered stay where they are,
+        // so the retreat may not end on top of them (6.5).
+        let guns = self.own_guns(unit);
+        while distance > 0.0 && path.stands.iter().any(|f| guns.iter().any(|g| f.overlaps(g, 0.01))) {
+            distance = (distance - 0.1).max(0.0);
+            path = retreat(&s, me, enemy, distance);
+            path.in_the_way.retain(|w| !own(self, &w.unit));
         }
         // 7.4: unlimbered guns (not attached, 7.5) stay; the crew retreats as skirmishers, straight
         // away from the nearest enemy (the crew stand is not stopped by units in its way).
