@@ -49,9 +49,17 @@ pub(crate) struct Backdrop {
     /// handing the pixels to egui): figures for docs/performance.md.
     pub paintings: u32,
     pub last_paint: Duration,
+    /// `OTP_BACKDROP=vector`: paint the terrain as shapes every frame, as before the layer was
+    /// cached (a frame-cost comparison, docs/performance.md).
+    vector: Option<bool>,
 }
 
 impl Backdrop {
+    /// False under `OTP_BACKDROP=vector`.
+    pub fn cached(&mut self) -> bool {
+        !*self.vector.get_or_insert_with(|| std::env::var("OTP_BACKDROP").is_ok_and(|v| v == "vector"))
+    }
+
     /// The static layer for this view, as one image shape (painted again first if it must be).
     pub fn draw(&mut self, ctx: &egui::Context, view: &View, body: &[Prepared], generation: u64, width: f32, depth: f32, out: &mut Vec<egui::Shape>) {
         let ppp = ctx.pixels_per_point();

@@ -3,7 +3,8 @@
 //! Everything on the table is painted with egui from the same `picture` shapes that `otp render`
 //! draws, so the window and the rendered set-up look alike. One plugin a file:
 //!
-//! - `camera`: the view transform (centre in inches, pixels an inch), keyboard pan and zoom.
+//! - `camera`: the view transform (centre in inches, pixels an inch), keyboard pan and zoom, and
+//!   `CentreOn(entity)`: a unit picked from a list (roster, log) brought into view.
 //! - `toolbar`: the top bar (scenario name, Open…, Fit, Ruler, Help) and the F1 help window.
 //! - `file_menu`: the Open window; a bad file shows its errors in red and changes nothing.
 //! - `unit_sheet`: the side panel with the selected unit's sheet (OTP 4.2).
@@ -13,7 +14,7 @@
 //!   keys and legend; `table_view` paints their drawings.
 //! - `screenshot`: `--screenshot` (save the first drawn frame, time it, exit) and the
 //!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` / `OTP_OVERLAYS` /
-//!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots.
+//!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots, and `OTP_IDLE` (frames drawn while idle).
 //!
 //! - `session`: the game being played: `Order` (an engine action) and `SessionCommand` (undo,
 //!   save, load) messages in, `Applied` / `Refused` out, autosave, and the mirror of the game's

@@ -322,11 +322,6 @@ pub(crate) fn place_near(size: egui::Vec2, centre: Pos2, dirs: &[egui::Vec2], ta
     (best.map(|(_, r)| r).unwrap_or(Rect::from_center_size(centre, size)), false)
 }
 
-/// A troop label: out along `away` (from the unit towards its rear) until clear.
-pub(crate) fn place_away(size: egui::Vec2, centre: Pos2, away: egui::Vec2, taken: &Taken, within: Rect, steps: usize) -> (Rect, bool) {
-    place_near(size, centre, &[away], taken, within, steps)
-}
-
 /// The name part of a terrain label ("Oak Wood · regular woods · type C" → "Oak Wood").
 pub(crate) fn short_label(text: &str) -> &str {
     text.split(" · ").next().unwrap_or(text)
@@ -355,7 +350,7 @@ mod tests {
         let mut taken = Taken::default();
         taken.add(Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(100.0, 20.0)));
         let within = Rect::from_min_max(egui::pos2(-500.0, -500.0), egui::pos2(500.0, 500.0));
-        let (r, clear) = place_away(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), egui::vec2(0.0, -1.0), &taken, within, 10);
+        let (r, clear) = place_near(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), &[egui::vec2(0.0, -1.0)], &taken, within, 10);
         assert!(clear && !taken.hits(r) && r.center().y < 0.0, "{r:?}");
     }
 }

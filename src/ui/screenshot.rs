@@ -27,6 +27,8 @@
 //!   input); once the presets and the script are done and two seconds have passed, count the
 //!   frames drawn over SECONDS with nothing happening, print `idle: N frames in S s, CPU P% of a
 //!   core` and exit.
+//! - `OTP_BACKDROP=vector`: the terrain painted as shapes every frame rather than as one cached
+//!   image (a frame-cost comparison, docs/performance.md).
 //! - `OTP_MSAA=on`: the camera with bevy's default 4x multisampling (a frame-time comparison, docs/performance.md).
 //! - `OTP_LOG=collapsed` or `brief`: the log panel folded, or without dice and modifiers (log.rs).
 
@@ -128,6 +130,9 @@ struct MouseDrag {
     sent: Option<Vec2>,
     ghost_behind: u32,
     ghost_checked: u32,
+    /// The process's CPU seconds when the drag began: CPU time a frame, whatever else the
+    /// machine is doing.
+    cpu_at_start: Option<f64>,
 }
 
 /// `undo,save:PATH,export:PATH,restart,load:PATH,resume`.
@@ -173,7 +178,7 @@ fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Q
     if let Ok(text) = std::env::var("OTP_MOUSE_DRAG") {
         let v: Vec<f32> = text.split(',').filter_map(|x| x.trim().parse().ok()).collect();
         if v.len() == 5 && v.iter().all(|x| x.is_finite()) && v[4] >= 1.0 {
-            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new(), sent: None, ghost_behind: 0, ghost_checked: 0 });
+            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new(), sent: None, ghost_behind: 0, ghost_checked: 0, cpu_at_start: None });
         } else {
             eprintln!("OTP_MOUSE_DRAG={text:?}: expected x1,y1,x2,y2,frames; ignored");
         }
@@ -276,6 +281,7 @@ fn mouse_drag(
         }
         1 => {
             events.write(button(ButtonState::Pressed));
+            d.cpu_at_start = cpu_seconds();
         }
         k if k < d.frames + 2 => {
             let t = (k - 1) as f32 / d.frames as f32;
@@ -298,6 +304,9 @@ fn mouse_drag(
                 }
                 // The ghost is drawn in the update that takes the pointer's move, and shown by
                 // the render that runs beside the next update: one frame from input to screen.
+                if let (Some(a), Some(b)) = (d.cpu_at_start, cpu_seconds()) {
+                    println!("  CPU (all threads, the software renderer's included): {:.1} ms a frame", (b - a) * 1000.0 / d.done.max(1) as f64);
+                }
                 println!("ghost: caught up with the pointer within its update in {} of {} frames", d.ghost_checked - d.ghost_behind, d.ghost_checked);
                 println!("backdrop: painted {} times, the last in {:.1} ms", backdrop.paintings, backdrop.last_paint.as_secs_f64() * 1000.0);
             }

@@ -142,8 +142,9 @@ fn draw_table(
         .collect();
 
     let mut root = root_ui(&ctx, "table_root", free.0);
-    let frame = egui::Frame::NONE.fill(paint::colour(palette::BACKGROUND));
-    egui::CentralPanel::default().frame(frame).show(&mut root, |ui| {
+    // No fill: the camera's clear colour is the background already, and on a software renderer
+    // every layer the size of the window costs a share of each frame (docs/performance.md).
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(&mut root, |ui| {
         let (response, painter) = ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
         // When a panel opens or the window resizes, the table stays where it was on screen
         // (the panel covers part of it) rather than jumping to re-centre.
@@ -276,7 +277,13 @@ fn draw_table(
 
         // Terrain, grid and objectives: one image, painted again only when the zoom changes.
         let mut out: Vec<egui::Shape> = Vec::new();
-        backdrop.draw(&ctx, &view, &cache.body, cache.generation, width, depth, &mut out);
+        if backdrop.cached() {
+            backdrop.draw(&ctx, &view, &cache.body, cache.generation, width, depth, &mut out);
+        } else {
+            for p in &cache.body {
+                paint::shape(&view, &p.shape, &p.triangles, &mut out);
+            }
+        }
         // Overlay areas lie on the table, under the troops.
         for sc in &scenes {
             overlay::paint(&view, &sc.under, &mut out);
@@ -368,7 +375,9 @@ fn draw_table(
                 if let Some(foot) = foot {
                     let foot = view.to_screen(foot);
                     let end = Pos2::new(foot.x.clamp(r.left() + 4.0, r.right() - 4.0), foot.y.clamp(r.top(), r.bottom()));
-                    leaders.push(egui::Shape::line_segment([foot, end], egui::Stroke::new(1.2, Color32::from_rgba_unmultiplied(30, 26, 20, 190))));
+                    let ink = Color32::from_rgba_unmultiplied(30, 26, 20, 200);
+                    leaders.push(egui::Shape::line_segment([foot, end], egui::Stroke::new(1.2, ink)));
+                    leaders.push(egui::Shape::circle_filled(foot, 2.0, ink));
                 }
             }
             paint::label(g, r.center(), style, &mut label_shapes);
@@ -436,8 +445,9 @@ fn draw_table(
             }
         }
         painter.extend(out);
-        painter.extend(leaders);
         painter.extend(label_shapes);
+        // Over the names: a leader to a name stacked behind others crosses them, visibly.
+        painter.extend(leaders);
 
         scale_bar(&ctx, &painter, &view);
         status_line(&ctx, &painter, &view, pointer, &battlefield.scenario);

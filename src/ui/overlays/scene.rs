@@ -302,24 +302,24 @@ pub(crate) fn paint_tags(ctx: &egui::Context, view: &View, tags: &[Tag], taken: 
     }
 }
 
-/// `r` moved (not resized) to lie within `within` as far as it fits.
-fn inside(r: Rect, within: Rect) -> Rect {
-    let dx = if r.left() < within.left() { within.left() - r.left() } else if r.right() > within.right() { (within.right() - r.right()).max(within.left() - r.left()) } else { 0.0 };
-    let dy = if r.top() < within.top() { within.top() - r.top() } else if r.bottom() > within.bottom() { (within.bottom() - r.bottom()).max(within.top() - r.top()) } else { 0.0 };
-    r.translate(egui::vec2(dx, dy))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn tags_are_kept_on_screen() {
+    fn tags_of_several_overlays_stay_on_screen_and_clear_of_each_other() {
+        // Three tags wanting the same spot at the screen's edge (an arc's, a flank's and a
+        // ghost's), and a stand under it.
         let view = Rect::from_min_max(Pos2::new(0.0, 30.0), Pos2::new(800.0, 600.0));
-        let r = inside(Rect::from_min_size(Pos2::new(-50.0, 20.0), egui::vec2(100.0, 20.0)), view);
-        assert_eq!(r.min, Pos2::new(0.0, 30.0));
-        let r = inside(Rect::from_min_size(Pos2::new(750.0, 590.0), egui::vec2(100.0, 20.0)), view);
-        assert_eq!(r.max, Pos2::new(800.0, 600.0));
+        let mut taken = Taken::default();
+        taken.add(Rect::from_center_size(Pos2::new(10.0, 40.0), egui::vec2(30.0, 12.0)));
+        let ask = || paint::ScreenLabel { anchor: Pos2::new(10.0, 40.0), size: egui::vec2(120.0, 18.0), prefer: egui::vec2(0.0, -1.0), previous: None };
+        let placed = paint::place(&[ask(), ask(), ask()], &mut taken, view);
+        for (i, (r, clear)) in placed.iter().enumerate() {
+            assert!(*clear && view.contains_rect(*r), "tag {i} at {r:?}");
+            assert!(placed.iter().enumerate().all(|(j, (o, _))| i == j || !o.intersects(*r)), "tag {i} overlaps another");
+            assert!(!r.intersects(taken.0[0]), "tag {i} is on the stand");
+        }
     }
 
     #[test]
