@@ -449,44 +449,135 @@ pub fn label_width(text: &str, size: f32) -> f32 {
     text.chars().count() as f32 * size * 0.55
 }
 
-/// Axis-aligned box of a label centred on `at`.
-fn label_box(at: Vec2, text: &str, size: f32) -> (Vec2, Vec2) {
-    let half = Vec2::new(label_width(text, size) / 2.0, size * 0.6);
-    (at - half, at + half)
+/// An axis-aligned box (`min` ≤ `max` on both axes), in whatever units the caller places in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub min: Vec2,
+    pub max: Vec2,
 }
 
-fn boxes_overlap(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> bool {
-    a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+impl Area {
+    pub fn around(centre: Vec2, size: Vec2) -> Area {
+        Area { min: centre - size / 2.0, max: centre + size / 2.0 }
+    }
+    pub fn of_points(points: &[Vec2]) -> Area {
+        let (min, max) = bounds(points);
+        Area { min, max }
+    }
+    pub fn centre(&self) -> Vec2 {
+        (self.min + self.max) / 2.0
+    }
+    /// Area of the overlap with `o` (0 if they only touch).
+    pub fn overlap(&self, o: &Area) -> f32 {
+        let d = self.max.min(o.max) - self.min.max(o.min);
+        if d.x > 0.0 && d.y > 0.0 { d.x * d.y } else { 0.0 }
+    }
+    pub fn contains(&self, o: &Area) -> bool {
+        self.min.x <= o.min.x && self.min.y <= o.min.y && o.max.x <= self.max.x && o.max.y <= self.max.y
+    }
+    pub fn expand(&self, by: f32) -> Area {
+        Area { min: self.min - Vec2::splat(by), max: self.max + Vec2::splat(by) }
+    }
 }
 
-/// Move unit labels that would overprint another label or a stand: each in turn tries small
-/// steps up and down the table until it is clear (labels of units side by side in a line stagger).
-/// `scale` converts a label's `size` into the units of `at` (1 for inches at 1:1).
-pub fn declutter(labels: &mut [Shape], stands: &[Footprint], scale: f32) {
-    let stand_boxes: Vec<(Vec2, Vec2)> = stands.iter().map(|f| bounds(&f.corners())).collect();
-    let mut placed: Vec<(Vec2, Vec2)> = Vec::new();
+/// A label to place: its box size, the point it belongs at, the directions it would rather move
+/// in when that point is taken (first best), and where it sat last time (offset from `anchor`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelAsk {
+    pub anchor: Vec2,
+    pub size: Vec2,
+    pub prefer: Vec2,
+    pub previous: Option<Vec2>,
+}
+
+/// Where a label went: its centre, and whether the spot is clear of everything else.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed {
+    pub centre: Vec2,
+    pub clear: bool,
+}
+
+/// How much better (in the units placed in) a new spot must be before a label leaves a clear
+/// spot it already has: labels do not hop about while something else moves nearby.
+const LABEL_HYSTERESIS: f32 = 0.6;
+/// Clear space kept between a label and what it avoids, as a share of its height.
+const LABEL_GAP: f32 = 0.12;
+
+/// How far a label is from where it belongs, in label heights; moving along the preferred
+/// direction costs half.
+fn offset_cost(o: Vec2, size: Vec2, prefer: Vec2) -> f32 {
+    let o = o / size.y;
+    o.length() - 0.5 * o.dot(prefer).max(0.0)
+}
+
+/// Candidate offsets from the anchor, best first: nearest first, on the preferred side first.
+/// Steps are a quarter of the label's width across and half its height up and down, out to three
+/// widths and ten heights, so a crowded line of units can stack its names behind it.
+fn label_offsets(size: Vec2, prefer: Vec2) -> Vec<(f32, Vec2)> {
+    let prefer = prefer.normalize_or_zero();
+    let (sx, sy) = (size.x / 4.0, size.y / 2.0);
+    let mut out = Vec::with_capacity(25 * 41);
+    for i in -12i32..=12 {
+        for j in -20i32..=20 {
+            let o = Vec2::new(i as f32 * sx, j as f32 * sy);
+            out.push((offset_cost(o, size, prefer), o));
+        }
+    }
+    // Ties broken by position, so the order (and the choice) never depends on the sort.
+    out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.y.total_cmp(&b.1.y)).then(a.1.x.total_cmp(&b.1.x)));
+    out
+}
+
+/// Place labels in the order given, each clear of `taken` (stands, badges, labels placed before
+/// it) and inside `within`: the nearest clear spot, or the least covered one if none is clear.
+/// A label keeps its `previous` spot while that is clear and not much worse than the best, so
+/// the same input gives the same places and a small change elsewhere moves nothing. Every
+/// label's box is added to `taken`. Works in any units (screen points in the window, inches for
+/// `otp render`), y either way.
+pub fn place_labels(asks: &[LabelAsk], taken: &mut Vec<Area>, within: Area) -> Vec<Placed> {
+    let mut out = Vec::with_capacity(asks.len());
+    for ask in asks {
+        let gap = ask.size.y * LABEL_GAP;
+        let cost_of = |o: Vec2| offset_cost(o, ask.size, ask.prefer.normalize_or_zero());
+        let clear = |taken: &[Area], c: Vec2| {
+            let b = Area::around(c, ask.size);
+            within.contains(&b) && !taken.iter().any(|t| t.overlap(&b.expand(gap)) > 0.0)
+        };
+        let offsets = label_offsets(ask.size, ask.prefer);
+        let best = offsets.iter().find(|(_, o)| clear(taken, ask.anchor + *o)).map(|&(_, o)| o);
+        let kept = ask.previous.filter(|&p| clear(taken, ask.anchor + p) && best.is_none_or(|b| cost_of(p) <= cost_of(b) + LABEL_HYSTERESIS));
+        let placed = match kept.or(best) {
+            Some(o) => Placed { centre: ask.anchor + o, clear: true },
+            None => {
+                // Nowhere clear: the least covered of the nearer spots.
+                let covered = |o: Vec2| {
+                    let b = Area::around(ask.anchor + o, ask.size);
+                    taken.iter().map(|t| t.overlap(&b)).sum::<f32>() + if within.contains(&b) { 0.0 } else { ask.size.x * ask.size.y }
+                };
+                let o = offsets.iter().take(300).map(|&(c, o)| (covered(o) + c, o)).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, o)| o).unwrap_or(Vec2::ZERO);
+                Placed { centre: ask.anchor + o, clear: false }
+            }
+        };
+        taken.push(Area::around(placed.centre, ask.size));
+        out.push(placed);
+    }
+    out
+}
+
+/// Move unit labels that would overprint another label or a stand (`otp render`'s set-up), with
+/// the window's placement; `scale` converts a label's `size` into the units of `at` (1 for inches).
+pub fn declutter(labels: &mut [Shape], stands: &[Footprint], scale: f32, width: f32, depth: f32) {
+    let mut taken: Vec<Area> = stands.iter().map(|f| Area::of_points(&f.corners())).collect();
+    let within = Area { min: Vec2::splat(-1.0), max: Vec2::new(width + 1.0, depth + 1.0) };
     for shape in labels.iter_mut() {
         let Shape::Label { at, text, size, kind, .. } = shape else { continue };
-        let size = *size * scale;
+        let box_size = Vec2::new(label_width(text, *size * scale), *size * scale * 1.2);
         if *kind != LabelKind::Unit {
-            placed.push(label_box(*at, text, size));
+            taken.push(Area::around(*at, box_size));
             continue;
         }
-        let step = size * 1.25;
-        let clear = |p: Vec2| {
-            let b = label_box(p, text, size);
-            !placed.iter().chain(&stand_boxes).any(|o| boxes_overlap(b, *o))
-        };
-        // Where it was, then one step down, one up, two down, two up…
-        let chosen = (0..7)
-            .map(|i| {
-                let sign = if i % 2 == 1 { -1.0 } else { 1.0 };
-                *at + Vec2::Y * (sign * ((i + 1) / 2) as f32 * step)
-            })
-            .find(|&p| clear(p))
-            .unwrap_or(*at);
-        *at = chosen;
-        placed.push(label_box(chosen, text, size));
+        let ask = LabelAsk { anchor: *at, size: box_size, prefer: Vec2::ZERO, previous: None };
+        *at = place_labels(&[ask], &mut taken, within)[0].centre;
     }
 }
 
@@ -513,7 +604,119 @@ pub fn setup(scenario: &Scenario) -> Picture {
             commander(&c.name, Vec2::from(at), colour, &mut picture.shapes, &mut labels);
         }
     }
-    declutter(&mut labels, &all_stands, 1.0);
+    declutter(&mut labels, &all_stands, 1.0, picture.width, picture.depth);
     picture.shapes.extend(labels);
     picture
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every unit's stands and its label request at a zoom, on a screen with y down: what the
+    /// window asks of `place_labels` (unit labels 13 points high at Fit zoom, bold DejaVu Sans
+    /// about 0.62 em a letter, tag padding 4 by 1).
+    fn cowpens_at(area: Vec2) -> (Vec<Area>, Vec<LabelAsk>, Area, Vec<Vec<Footprint>>, impl Fn(Vec2) -> Vec2) {
+        let scenario = crate::scenario::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron"))).expect("cowpens loads");
+        let (w, d) = (scenario.table.width, scenario.table.depth);
+        // As `View::fit`: the table and a 1.5" margin fill the area.
+        let ppi = (area.x / (w + 3.0)).min(area.y / (d + 3.0));
+        let to_screen = move |p: Vec2| Vec2::new(area.x / 2.0 + (p.x - w / 2.0) * ppi, area.y / 2.0 - (p.y - d / 2.0) * ppi);
+        let mut stands_of = Vec::new();
+        let mut asks = Vec::new();
+        for side in &scenario.sides {
+            for b in &side.brigades {
+                for u in &b.units {
+                    let stands: Vec<Footprint> = basing::layout(u, &scenario.basing).expect("layout").into_iter().map(|(f, _)| f).collect();
+                    let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour: [0, 0, 0], morale_marker: false, selected: false };
+                    let (mut shapes, mut labels) = (Vec::new(), Vec::new());
+                    unit(&look, &stands, &mut shapes, &mut labels);
+                    let Some(Shape::Label { at, text, .. }) = labels.first() else { panic!("a unit label") };
+                    let centre = stands.iter().map(|f| f.centre).sum::<Vec2>() / stands.len() as f32;
+                    let px = 13.0;
+                    let size = Vec2::new(text.chars().count() as f32 * px * 0.62 + 8.0, px * 1.2 + 2.0);
+                    asks.push(LabelAsk { anchor: to_screen(*at), size, prefer: to_screen(*at) - to_screen(centre), previous: None });
+                    stands_of.push(stands);
+                }
+            }
+        }
+        let boxes = |stands: &[Vec<Footprint>]| stands.iter().flatten().map(|f| Area::of_points(&f.corners().map(to_screen))).collect::<Vec<_>>();
+        let stand_boxes = boxes(&stands_of);
+        (stand_boxes, asks, Area { min: Vec2::ZERO, max: area }, stands_of, to_screen)
+    }
+
+    #[test]
+    fn cowpens_at_fit_zoom_labels_every_unit_with_no_overlaps() {
+        // The table area left by the panels at 1280x800 and at 1024x640.
+        for area in [Vec2::new(1280.0, 600.0), Vec2::new(1024.0, 460.0)] {
+            let (stands, asks, within, _, _) = cowpens_at(area);
+            let mut taken = stands.clone();
+            let placed = place_labels(&asks, &mut taken, within);
+            assert_eq!(placed.len(), 23, "every unit of Cowpens has a label");
+            let boxes: Vec<Area> = placed.iter().zip(&asks).map(|(p, a)| Area::around(p.centre, a.size)).collect();
+            for (i, b) in boxes.iter().enumerate() {
+                assert!(placed[i].clear, "{area}: label {i} found no clear spot");
+                assert!(within.contains(b), "{area}: label {i} off the table area");
+                assert!(stands.iter().all(|s| s.overlap(b) == 0.0), "{area}: label {i} is on a stand");
+                assert!(boxes.iter().enumerate().all(|(j, o)| j == i || o.overlap(b) == 0.0), "{area}: label {i} overprints another");
+            }
+        }
+    }
+
+    #[test]
+    fn labels_stay_put_when_another_unit_is_dragged_a_little_and_the_same_input_places_the_same() {
+        let area = Vec2::new(1280.0, 600.0);
+        let (stands, asks, within, stands_of, to_screen) = cowpens_at(area);
+        let first = place_labels(&asks, &mut stands.clone(), within);
+        assert_eq!(first, place_labels(&asks, &mut stands.clone(), within), "same input, same places");
+        // Drag the middle unit half an inch forward (the window's drag step), placing again from
+        // where every label was.
+        let moved = asks.len() / 2;
+        let mut dragged_stands = stands_of.clone();
+        for f in &mut dragged_stands[moved] {
+            f.centre += f.forward() * 0.5;
+        }
+        let shift = to_screen(dragged_stands[moved][0].centre) - to_screen(stands_of[moved][0].centre);
+        let again_asks: Vec<LabelAsk> = asks
+            .iter()
+            .zip(&first)
+            .enumerate()
+            .map(|(i, (a, p))| LabelAsk { anchor: if i == moved { a.anchor + shift } else { a.anchor }, previous: Some(p.centre - a.anchor), ..a.clone() })
+            .collect();
+        let stand_boxes: Vec<Area> = dragged_stands.iter().flatten().map(|f| Area::of_points(&f.corners().map(&to_screen))).collect();
+        let again = place_labels(&again_asks, &mut stand_boxes.clone(), within);
+        // Only a label whose spot the dragged unit (or its label) now covers may move.
+        let moved_boxes: Vec<Area> = dragged_stands[moved].iter().map(|f| Area::of_points(&f.corners().map(&to_screen))).chain([Area::around(again[moved].centre, asks[moved].size)]).collect();
+        let mut unmoved = 0;
+        for (i, (a, b)) in first.iter().zip(&again).enumerate() {
+            if i == moved {
+                continue;
+            }
+            let was = Area::around(a.centre, asks[i].size).expand(asks[i].size.y * LABEL_GAP);
+            if moved_boxes.iter().any(|m| m.overlap(&was) > 0.0) {
+                continue;
+            }
+            assert_eq!(a.centre, b.centre, "label {i} jumped though nothing came near it");
+            unmoved += 1;
+        }
+        assert!(unmoved >= 18, "{unmoved} labels checked");
+    }
+
+    #[test]
+    fn a_label_keeps_its_place_unless_a_much_better_one_opens() {
+        let within = Area { min: Vec2::splat(-100.0), max: Vec2::splat(100.0) };
+        let size = Vec2::new(40.0, 10.0);
+        // Its own spot is free: it goes there.
+        let ask = LabelAsk { anchor: Vec2::ZERO, size, prefer: Vec2::Y, previous: None };
+        assert_eq!(place_labels(&[ask.clone()], &mut vec![], within)[0].centre, Vec2::ZERO);
+        // Covered: it moves out along the preferred direction (y here) before any other.
+        let block = Area::around(Vec2::ZERO, Vec2::new(30.0, 8.0));
+        let p = place_labels(&[ask.clone()], &mut vec![block], within)[0];
+        assert!(p.clear && p.centre.y > 0.0 && p.centre.x == 0.0, "{p:?}");
+        // Once the block goes, a slightly displaced label stays; a far one comes home.
+        let near = LabelAsk { previous: Some(Vec2::new(0.0, 5.0)), ..ask.clone() };
+        assert_eq!(place_labels(&[near], &mut vec![], within)[0].centre, Vec2::new(0.0, 5.0));
+        let far = LabelAsk { previous: Some(Vec2::new(0.0, 60.0)), ..ask };
+        assert_eq!(place_labels(&[far], &mut vec![], within)[0].centre, Vec2::ZERO);
+    }
 }

@@ -6,6 +6,9 @@ use bevy::window::RequestRedraw;
 use bevy_egui::egui;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 
+use crate::scenario::spawn::{Commander, Stand, Unit};
+use crate::table::footprint::Footprint;
+
 /// Closest and farthest zoom, in screen points an inch.
 pub(crate) const MIN_PPI: f32 = 2.0;
 pub(crate) const MAX_PPI: f32 = 240.0;
@@ -78,8 +81,48 @@ impl View {
     }
 }
 
+/// Bring a unit or commander into view (a roster, the log or a search picked it): the view pans
+/// so that it sits in the middle of the table area, unless it is already well inside the view.
+/// The zoom is kept. Send it from anywhere: `MessageWriter<CentreOn>`.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CentreOn(pub Entity);
+
+/// Share of the table area (about its centre) in which a unit counts as already in view.
+const COMFORTABLY_IN_VIEW: f32 = 0.7;
+
+impl View {
+    /// Pan so that the box `lo..hi` (inches) is well in view: centred on it unless it already
+    /// lies inside the middle `COMFORTABLY_IN_VIEW` of the table area. True if the view moved.
+    pub fn bring_into_view(&mut self, lo: Vec2, hi: Vec2) -> bool {
+        let inner = egui::Rect::from_center_size(self.rect.center(), self.rect.size() * COMFORTABLY_IN_VIEW);
+        if inner.contains(self.to_screen(lo)) && inner.contains(self.to_screen(hi)) {
+            return false;
+        }
+        self.centre = (lo + hi) / 2.0;
+        true
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<View>().add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
+    app.init_resource::<View>()
+        .add_message::<CentreOn>()
+        .add_message::<RequestRedraw>()
+        .add_systems(Update, (keyboard.run_if(not(egui_wants_any_keyboard_input)), centre_on));
+}
+
+/// `CentreOn`: the unit's stands (or the commander's figure) brought into view.
+fn centre_on(mut asked: MessageReader<CentreOn>, mut view: ResMut<View>, units: Query<&Unit>, stands: Query<&Footprint, With<Stand>>, commanders: Query<&Commander>, mut redraw: MessageWriter<RequestRedraw>) {
+    let Some(&CentreOn(e)) = asked.read().last() else { return };
+    let corners: Vec<Vec2> = match (units.get(e), commanders.get(e)) {
+        (Ok(u), _) => u.stands.iter().filter_map(|&s| stands.get(s).ok()).flat_map(|f| f.corners()).collect(),
+        (_, Ok(c)) => vec![c.at - Vec2::splat(0.5), c.at + Vec2::splat(0.5)],
+        _ => return,
+    };
+    let Some(&first) = corners.first() else { return };
+    let (lo, hi) = corners.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    if view.bring_into_view(lo, hi) {
+        redraw.write(RequestRedraw);
+    }
 }
 
 /// Arrows pan (Shift: faster), + and - zoom about the centre, F or Home fits the table. (Letter
@@ -137,5 +180,29 @@ mod tests {
         let corner = v.to_screen(Vec2::ZERO);
         v.fit(72.0, 48.0);
         assert!(v.rect.contains(v.to_screen(Vec2::ZERO)) && v.rect.contains(v.to_screen(Vec2::new(72.0, 48.0))), "{corner:?}");
+    }
+
+    #[test]
+    fn centre_on_pans_to_a_unit_out_of_view_and_leaves_one_in_view() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins).init_resource::<View>().add_message::<CentreOn>().add_message::<RequestRedraw>().add_systems(Update, centre_on);
+        let scenario = crate::scenario::default_scenario();
+        crate::scenario::spawn::spawn_scenario(app.world_mut(), &scenario, "test");
+        let mut q = app.world_mut().query::<(Entity, &Unit)>();
+        let units: Vec<(Entity, Vec2)> = q.iter(app.world()).map(|(e, u)| (e, u.stands.clone())).collect::<Vec<_>>().into_iter().map(|(e, s)| (e, app.world().get::<Footprint>(s[0]).unwrap().centre)).collect();
+        let (near, at) = units[0];
+        let (far, far_at) = *units.iter().max_by(|a, b| a.1.distance(at).total_cmp(&b.1.distance(at))).unwrap();
+        // Zoomed in on the first unit: the farthest one is off screen.
+        let view = View { rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 600.0)), centre: at, ppi: 40.0, fit_pending: false, preset: None };
+        app.insert_resource(view);
+        assert!(!view.rect.contains(view.to_screen(far_at)));
+        app.world_mut().write_message(CentreOn(near));
+        app.update();
+        assert_eq!(app.world().resource::<View>().centre, at, "a unit already in view: the table stays put");
+        app.world_mut().write_message(CentreOn(far));
+        app.update();
+        let v = *app.world().resource::<View>();
+        assert!(v.centre.distance(far_at) < 2.0 && v.ppi == 40.0, "{:?} for a unit at {far_at:?}", v.centre);
+        assert!(v.rect.contains(v.to_screen(far_at)));
     }
 }

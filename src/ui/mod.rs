@@ -3,7 +3,8 @@
 //! Everything on the table is painted with egui from the same `picture` shapes that `otp render`
 //! draws, so the window and the rendered set-up look alike. One plugin a file:
 //!
-//! - `camera`: the view transform (centre in inches, pixels an inch), keyboard pan and zoom.
+//! - `camera`: the view transform (centre in inches, pixels an inch), keyboard pan and zoom, and
+//!   `CentreOn(entity)`: a unit picked from a list (roster, log) brought into view.
 //! - `toolbar`: the top bar (scenario name, Open…, Fit, Ruler, Help) and the F1 help window.
 //! - `file_menu`: the Open window; a bad file shows its errors in red and changes nothing.
 //! - `unit_sheet`: the side panel with the selected unit's sheet (OTP 4.2).
@@ -13,14 +14,16 @@
 //!   keys and legend; `table_view` paints their drawings.
 //! - `screenshot`: `--screenshot` (save the first drawn frame, time it, exit) and the
 //!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` / `OTP_OVERLAYS` /
-//!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots.
+//!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots, and `OTP_IDLE` (frames drawn while idle).
 //!
 //! - `session`: the game being played: `Order` (an engine action) and `SessionCommand` (undo,
 //!   save, load) messages in, `Applied` / `Refused` out, autosave, and the mirror of the game's
 //!   world that every view draws.
 //!
-//! `paint` is not a plugin: it turns picture shapes into egui shapes and places labels.
+//! `paint` is not a plugin: it turns picture shapes into egui shapes and places labels;
+//! `backdrop` rasterises the unchanging terrain into one texture per zoom.
 
+mod backdrop;
 mod camera;
 mod dice_overlay;
 mod file_menu;
@@ -97,7 +100,9 @@ pub fn title(scenario_name: &str) -> String {
 /// Open the window on a scenario and run until it is closed.
 pub fn run(opening: session::Opening, options: RunOptions) {
     let start = Instant::now();
-    let winit = if options.screenshot.is_some() { WinitSettings::continuous() } else { WinitSettings::desktop_app() };
+    // A screenshot is taken from frames drawn one after another; an idle count (`OTP_IDLE`), from
+    // the window as a player has it: drawn only when something happens.
+    let winit = if options.screenshot.is_some() && screenshot::idle_seconds().is_none() { WinitSettings::continuous() } else { WinitSettings::desktop_app() };
     let window = Window {
         title: title(match &opening {
             session::Opening::Scenario { scenario, .. } => &scenario.name,
@@ -129,7 +134,8 @@ pub(crate) fn plugin(app: &mut App) {
         .configure_sets(EguiPrimaryContextPass, (UiSet::Begin, UiSet::Toolbar, UiSet::Panels, UiSet::Table, UiSet::Tools, UiSet::Windows).chain())
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
-        .add_systems(Update, retitle)
+        .add_systems(Update, (retitle, size_to_screen))
+        .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin));
 }
@@ -172,14 +178,65 @@ fn setup_egui(mut contexts: EguiContexts, mut done: Local<bool>, mut ready: ResM
     Ok(())
 }
 
-fn begin_frame(mut contexts: EguiContexts, mut free: ResMut<FreeRect>) -> Result {
+/// bevy_egui 0.42 tells egui "the modifier keys changed" on every update, pressed or not, and
+/// egui repaints at once after any input event: the idle window redrew without end (issue 13,
+/// defect 1). egui keeps the modifiers between passes, so only a real change is passed on.
+fn only_changed_modifiers(mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>, mut last: Local<bevy::platform::collections::HashMap<Entity, egui::Modifiers>>) {
+    for (e, mut input) in &mut inputs {
+        let mut seen = last.get(&e).copied();
+        input.0.events.retain(|ev| match ev {
+            egui::Event::ModifiersChanged(m) if seen == Some(*m) => false,
+            egui::Event::ModifiersChanged(m) => {
+                seen = Some(*m);
+                true
+            }
+            _ => true,
+        });
+        if let Some(m) = seen {
+            last.insert(e, m);
+        }
+    }
+}
+
+fn begin_frame(mut contexts: EguiContexts, mut free: ResMut<FreeRect>, mut debug: Local<Option<bool>>) -> Result {
     free.0 = contexts.ctx_mut()?.content_rect();
+    // `OTP_DEBUG_REPAINT=1`: why each pass was drawn (what asked egui to repaint, and the input
+    // events it got), the way defect 1 of issue 13 was found.
+    if *debug.get_or_insert_with(|| std::env::var("OTP_DEBUG_REPAINT").is_ok()) {
+        let ctx = contexts.ctx_mut()?;
+        eprintln!("pass {}: repaint asked by {:?}, events {:?}", ctx.cumulative_pass_nr(), ctx.repaint_causes(), ctx.input(|i| i.events.clone()));
+    }
     Ok(())
 }
 
 /// A root `Ui` over the space the panels have left, on the background layer.
 pub(crate) fn root_ui(ctx: &egui::Context, id: &'static str, rect: egui::Rect) -> egui::Ui {
     egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(rect))
+}
+
+/// The largest window opened on a big screen, logical points: a wider table gains little, and
+/// the panels stay within reach.
+const LARGEST_WINDOW: Vec2 = Vec2::new(1920.0, 1200.0);
+
+/// Once the screen is known: the window takes the whole screen (at most `LARGEST_WINDOW`,
+/// centred) and asks the window manager to maximise it, which keeps it to the work area (clear of
+/// taskbars). The table is fitted again when the new size arrives (`table_view`).
+fn size_to_screen(mut done: Local<bool>, monitors: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+    if *done {
+        return;
+    }
+    let (Ok(monitor), Ok(mut window)) = (monitors.single(), windows.single_mut()) else { return };
+    *done = true;
+    let screen = Vec2::new(monitor.physical_width as f32, monitor.physical_height as f32) / monitor.scale_factor.max(0.5) as f32;
+    if screen.min_element() < 100.0 {
+        return;
+    }
+    let size = screen.min(LARGEST_WINDOW);
+    window.resolution.set(size.x, size.y);
+    window.position = bevy::window::WindowPosition::Centered(bevy::window::MonitorSelection::Primary);
+    if size == screen {
+        window.set_maximized(true);
+    }
 }
 
 fn retitle(battlefield: Option<Res<Battlefield>>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {

@@ -9,7 +9,7 @@ use bevy::math::Vec2;
 use bevy_egui::egui::{self, Color32, FontFamily, FontId, Galley, Pos2, Rect};
 
 use super::camera::View;
-use crate::picture::{LabelKind, Rgba, Shape, Stroke, palette};
+use crate::picture::{Area, LabelAsk, LabelKind, Rgba, Shape, Stroke, palette};
 
 /// The thinnest line drawn, screen points: hairlines stay visible when zoomed out.
 const MIN_STROKE: f32 = 1.0;
@@ -73,7 +73,7 @@ fn is_grid(s: &Stroke) -> bool {
 }
 
 /// The stroke as drawn on screen: width clamped, the minor grid faded in as one zooms in.
-fn screen_stroke(s: &Stroke, ppi: f32) -> egui::Stroke {
+pub(crate) fn screen_stroke(s: &Stroke, ppi: f32) -> egui::Stroke {
     let mut c = s.colour;
     let mut width = stroke_px(s, ppi);
     if is_grid(s) {
@@ -84,6 +84,11 @@ fn screen_stroke(s: &Stroke, ppi: f32) -> egui::Stroke {
         width = width.max(FRONT_EDGE_MIN);
     }
     egui::Stroke::new(width, colour(c))
+}
+
+/// Shapes left out at this zoom: the 1" grid when it would be a grey wash.
+pub(crate) fn hidden_at(s: &Shape, ppi: f32) -> bool {
+    matches!(s, Shape::Line { stroke, .. } if is_minor_grid(stroke) && ppi < MINOR_GRID_MIN_PPI)
 }
 
 /// A closed outline's stroke, solid or dashed.
@@ -137,7 +142,7 @@ pub(crate) fn shape(view: &View, s: &Shape, triangles: &[u32], out: &mut Vec<egu
             }
         }
         Shape::Line { points, stroke } => {
-            if is_minor_grid(stroke) && ppi < MINOR_GRID_MIN_PPI {
+            if hidden_at(s, ppi) {
                 return;
             }
             let screen: Vec<Pos2> = points.iter().map(|&p| view.to_screen(p)).collect();
@@ -249,6 +254,42 @@ impl Taken {
     }
 }
 
+fn area(r: Rect) -> Area {
+    Area { min: Vec2::new(r.min.x, r.min.y), max: Vec2::new(r.max.x, r.max.y) }
+}
+
+fn pos(v: Vec2) -> Pos2 {
+    Pos2::new(v.x, v.y)
+}
+
+/// A label to place on screen: its box's size, where it belongs, the direction it would rather
+/// move in, and its offset from `anchor` last time (for labels that should not hop about).
+pub(crate) struct ScreenLabel {
+    pub anchor: Pos2,
+    pub size: egui::Vec2,
+    pub prefer: egui::Vec2,
+    pub previous: Option<egui::Vec2>,
+}
+
+/// Place screen labels in order with `picture::place_labels` (the one placement, shared with
+/// `otp render`): each clear of what is taken and of the others, inside `within`. Each box is
+/// added to `taken`; the flag says whether its spot is clear.
+pub(crate) fn place(labels: &[ScreenLabel], taken: &mut Taken, within: Rect) -> Vec<(Rect, bool)> {
+    let v = |p: egui::Vec2| Vec2::new(p.x, p.y);
+    let asks: Vec<LabelAsk> = labels.iter().map(|l| LabelAsk { anchor: Vec2::new(l.anchor.x, l.anchor.y), size: v(l.size), prefer: v(l.prefer), previous: l.previous.map(v) }).collect();
+    let mut areas: Vec<Area> = taken.0.iter().map(|&r| area(r)).collect();
+    let placed = crate::picture::place_labels(&asks, &mut areas, area(within));
+    placed
+        .into_iter()
+        .zip(labels)
+        .map(|(p, l)| {
+            let r = Rect::from_center_size(pos(p.centre), l.size);
+            taken.add(r);
+            (r, p.clear)
+        })
+        .collect()
+}
+
 /// The screen box of a polygon.
 pub(crate) fn screen_bounds(view: &View, points: &[Vec2]) -> Rect {
     Rect::from_points(&points.iter().map(|&p| view.to_screen(p)).collect::<Vec<_>>())
@@ -281,11 +322,6 @@ pub(crate) fn place_near(size: egui::Vec2, centre: Pos2, dirs: &[egui::Vec2], ta
     (best.map(|(_, r)| r).unwrap_or(Rect::from_center_size(centre, size)), false)
 }
 
-/// A troop label: out along `away` (from the unit towards its rear) until clear.
-pub(crate) fn place_away(size: egui::Vec2, centre: Pos2, away: egui::Vec2, taken: &Taken, within: Rect, steps: usize) -> (Rect, bool) {
-    place_near(size, centre, &[away], taken, within, steps)
-}
-
 /// The name part of a terrain label ("Oak Wood · regular woods · type C" → "Oak Wood").
 pub(crate) fn short_label(text: &str) -> &str {
     text.split(" · ").next().unwrap_or(text)
@@ -314,7 +350,7 @@ mod tests {
         let mut taken = Taken::default();
         taken.add(Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(100.0, 20.0)));
         let within = Rect::from_min_max(egui::pos2(-500.0, -500.0), egui::pos2(500.0, 500.0));
-        let (r, clear) = place_away(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), egui::vec2(0.0, -1.0), &taken, within, 10);
+        let (r, clear) = place_near(egui::vec2(60.0, 14.0), egui::pos2(50.0, 10.0), &[egui::vec2(0.0, -1.0)], &taken, within, 10);
         assert!(clear && !taken.hits(r) && r.center().y < 0.0, "{r:?}");
     }
 }

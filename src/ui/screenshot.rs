@@ -23,12 +23,18 @@
 //!   the overlays see a real drag); prints the frame times while dragging (mean, p95, max).
 //!
 //! With any of the last three the screenshot waits until they are done.
+//! - `OTP_IDLE=SECONDS` (without `--screenshot`): the window as a player has it (drawn only on
+//!   input); once the presets and the script are done and two seconds have passed, count the
+//!   frames drawn over SECONDS with nothing happening, print `idle: N frames in S s, CPU P% of a
+//!   core` and exit.
+//! - `OTP_BACKDROP=vector`: the terrain painted as shapes every frame rather than as one cached
+//!   image (a frame-cost comparison, docs/performance.md).
 //! - `OTP_MSAA=on`: the camera with bevy's default 4x multisampling (a frame-time comparison, docs/performance.md).
 //! - `OTP_LOG=collapsed` or `brief`: the log panel folded, or without dice and modifiers (log.rs).
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -37,7 +43,9 @@ use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
+use bevy::diagnostic::FrameCount;
+use bevy::window::{CursorMoved, PrimaryWindow, RequestRedraw, WindowEvent};
+use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
 
 use super::camera::View;
 use super::file_menu::{self, OpenDialog, SaveDialog};
@@ -73,7 +81,7 @@ const MAX_RETRIES: u32 = 3;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Script>().add_systems(PostStartup, (presets, script_presets)).add_systems(First, |mut s: ResMut<FrameStart>| s.0 = Some(Instant::now()))
         .init_resource::<FrameStart>()
-        .add_systems(Update, run_script).add_systems(Last, (mouse_drag, shoot).chain());
+        .add_systems(Update, run_script).add_systems(Last, (mouse_drag, shoot, idle_check).chain());
 }
 
 /// When this frame's update began.
@@ -117,6 +125,14 @@ struct MouseDrag {
     /// From `First` to `Last` of each frame: the app's own update (input, egui, the table, the
     /// panels), without the render, which bevy runs beside the next update.
     updates: Vec<Duration>,
+    /// The pointer sent last frame (table inches), and the frames whose move ghost (the Movement
+    /// overlay's drag) had not caught up with it by the end of the next update.
+    sent: Option<Vec2>,
+    ghost_behind: u32,
+    ghost_checked: u32,
+    /// The process's CPU seconds when the drag began: CPU time a frame, whatever else the
+    /// machine is doing.
+    cpu_at_start: Option<f64>,
 }
 
 /// `undo,save:PATH,export:PATH,restart,load:PATH,resume`.
@@ -162,7 +178,7 @@ fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Q
     if let Ok(text) = std::env::var("OTP_MOUSE_DRAG") {
         let v: Vec<f32> = text.split(',').filter_map(|x| x.trim().parse().ok()).collect();
         if v.len() == 5 && v.iter().all(|x| x.is_finite()) && v[4] >= 1.0 {
-            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new() });
+            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new(), sent: None, ghost_behind: 0, ghost_checked: 0, cpu_at_start: None });
         } else {
             eprintln!("OTP_MOUSE_DRAG={text:?}: expected x1,y1,x2,y2,frames; ignored");
         }
@@ -179,7 +195,12 @@ fn run_script(
     session: Option<ResMut<Session>>,
     log: Res<GameLog>,
     (mut save, mut open, mut confirm): (ResMut<SaveDialog>, ResMut<OpenDialog>, ResMut<ConfirmNew>),
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    // A window drawn only on input takes the script's steps as its input.
+    if script.busy() || script.idle < 3 {
+        redraw.write(RequestRedraw);
+    }
     if frames.count < 2 {
         return;
     }
@@ -212,7 +233,17 @@ fn run_script(
 }
 
 /// Drive `OTP_MOUSE_DRAG` as window pointer events, a step a frame, timing the frames.
-fn mouse_drag(mut script: ResMut<Script>, start: Res<FrameStart>, view: Res<View>, window: Query<Entity, With<PrimaryWindow>>, mut events: MessageWriter<WindowEvent>) {
+#[allow(clippy::too_many_arguments)]
+fn mouse_drag(
+    mut script: ResMut<Script>,
+    start: Res<FrameStart>,
+    view: Res<View>,
+    window: Query<Entity, With<PrimaryWindow>>,
+    mut events: MessageWriter<WindowEvent>,
+    ghost: Res<MoveDrag>,
+    backdrop: Res<super::backdrop::Backdrop>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
     if script.busy_before_drag() {
         return;
     }
@@ -228,6 +259,16 @@ fn mouse_drag(mut script: ResMut<Script>, start: Res<FrameStart>, view: Res<View
         }
     }
     d.last = Some(now);
+    redraw.write(RequestRedraw);
+    // The pointer sent last frame went through this frame's input and table: is the ghost there?
+    if let Some(sent) = d.sent.take()
+        && ghost.active
+    {
+        d.ghost_checked += 1;
+        if ghost.points.last().is_none_or(|p| p.distance(sent) > 0.01) {
+            d.ghost_behind += 1;
+        }
+    }
     let at = |t: f32| {
         let p = view.to_screen(d.from.lerp(d.to, t));
         Vec2::new(p.x, p.y)
@@ -240,9 +281,12 @@ fn mouse_drag(mut script: ResMut<Script>, start: Res<FrameStart>, view: Res<View
         }
         1 => {
             events.write(button(ButtonState::Pressed));
+            d.cpu_at_start = cpu_seconds();
         }
         k if k < d.frames + 2 => {
-            moved(at((k - 1) as f32 / d.frames as f32));
+            let t = (k - 1) as f32 / d.frames as f32;
+            moved(at(t));
+            d.sent = Some(d.from.lerp(d.to, t));
         }
         _ => {
             events.write(button(ButtonState::Released));
@@ -258,6 +302,13 @@ fn mouse_drag(mut script: ResMut<Script>, start: Res<FrameStart>, view: Res<View
                     let mean = up.iter().sum::<f64>() / up.len() as f64;
                     println!("  of which the app's update (First to Last): mean {mean:.1} ms, median {:.1} ms, max {:.1} ms", up[up.len() / 2], up[up.len() - 1]);
                 }
+                // The ghost is drawn in the update that takes the pointer's move, and shown by
+                // the render that runs beside the next update: one frame from input to screen.
+                if let (Some(a), Some(b)) = (d.cpu_at_start, cpu_seconds()) {
+                    println!("  CPU (all threads, the software renderer's included): {:.1} ms a frame", (b - a) * 1000.0 / d.done.max(1) as f64);
+                }
+                println!("ghost: caught up with the pointer within its update in {} of {} frames", d.ghost_checked - d.ghost_behind, d.ghost_checked);
+                println!("backdrop: painted {} times, the last in {:.1} ms", backdrop.paintings, backdrop.last_paint.as_secs_f64() * 1000.0);
             }
             script.drag = None;
             script.idle = 0;
@@ -410,6 +461,77 @@ fn shoot(
     } else if frames.count - requested > MAX_FRAMES_WAITING {
         eprintln!("no screenshot after {MAX_FRAMES_WAITING} frames; giving up");
         exit.write(AppExit::error());
+    }
+}
+
+/// `OTP_IDLE`: where the idle count stands. A timer thread moves it on and wakes the app, which
+/// otherwise sleeps until input comes.
+#[derive(Default)]
+struct IdleCheck {
+    /// 0: waiting for the script; 1: settled, start counting; 2: time is up.
+    phase: Arc<AtomicU8>,
+    timer: bool,
+    /// Frame number, when, and the process's CPU seconds at the start of the count.
+    start: Option<(u32, Instant, f64)>,
+}
+
+/// This process's CPU time (all threads, the renderer's included), seconds; Linux only.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// `OTP_IDLE`: how many idle seconds to count frames over.
+pub(crate) fn idle_seconds() -> Option<f32> {
+    std::env::var("OTP_IDLE").ok()?.trim().parse().ok().filter(|s: &f32| s.is_finite() && *s > 0.0)
+}
+
+/// Seconds of settling before the idle count starts.
+const IDLE_SETTLE: Duration = Duration::from_secs(2);
+
+fn idle_check(
+    mut state: Local<IdleCheck>,
+    mut seconds: Local<Option<Option<f32>>>,
+    script: Res<Script>,
+    frames: Res<TableFrames>,
+    frame: Res<FrameCount>,
+    proxy: Option<Res<EventLoopProxyWrapper>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(seconds) = *seconds.get_or_insert_with(idle_seconds) else { return };
+    match state.phase.load(Ordering::SeqCst) {
+        0 if !state.timer && frames.count >= FRAMES_BEFORE_SHOT && !script.busy() && script.idle >= 3 => {
+            let Some(proxy) = proxy else {
+                eprintln!("OTP_IDLE: no window event loop to wake");
+                exit.write(AppExit::error());
+                return;
+            };
+            state.timer = true;
+            let (phase, proxy) = (state.phase.clone(), (**proxy).clone());
+            std::thread::spawn(move || {
+                std::thread::sleep(IDLE_SETTLE);
+                phase.store(1, Ordering::SeqCst);
+                let _ = proxy.send_event(WinitUserEvent::WakeUp);
+                std::thread::sleep(Duration::from_secs_f32(seconds));
+                phase.store(2, Ordering::SeqCst);
+                let _ = proxy.send_event(WinitUserEvent::WakeUp);
+            });
+        }
+        1 if state.start.is_none() => state.start = Some((frame.0, Instant::now(), cpu_seconds().unwrap_or(0.0))),
+        2 => {
+            let Some((first, at, cpu)) = state.start else { return };
+            // Frames between the two wake-ups, neither counted.
+            let drawn = frame.0.saturating_sub(first + 1);
+            let wall = at.elapsed().as_secs_f64();
+            let busy = cpu_seconds().map(|c| (c - cpu) / wall * 100.0).unwrap_or(f64::NAN);
+            println!("idle: {drawn} frames in {wall:.1} s, CPU {busy:.0}% of a core");
+            exit.write(AppExit::Success);
+        }
+        _ => {}
     }
 }
 

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, Pos2, Rect};
 
+use super::backdrop::Backdrop;
 use super::camera::View;
 use super::overlays::{Teach, readout_ui, scene as overlay};
 use super::paint::{self, LabelStyle, Prepared, Taken};
@@ -36,10 +37,13 @@ pub(crate) struct TableCache {
     labels: Vec<Shape>,
     width: f32,
     depth: f32,
+    /// Rebuilds so far: the backdrop paints a new battlefield afresh.
+    generation: u64,
 }
 
 impl TableCache {
     fn rebuild(&mut self, scenario: &Scenario) {
+        self.generation += 1;
         let picture = picture::table(scenario);
         self.width = picture.width;
         self.depth = picture.depth;
@@ -60,6 +64,10 @@ pub(crate) struct UnitGeom {
 #[derive(Resource, Default)]
 pub(crate) struct Troops(pub Vec<UnitGeom>);
 
+/// Where each unit's label sat last frame, as an offset from where it belongs (screen points).
+#[derive(Resource, Default)]
+pub(crate) struct LabelPlaces(pub std::collections::HashMap<Entity, egui::Vec2>);
+
 /// How many frames have painted the table, and when the first did.
 #[derive(Resource, Default)]
 pub(crate) struct TableFrames {
@@ -73,6 +81,8 @@ pub(crate) fn unit_at(troops: &[UnitGeom], p: Vec2, tolerance: f32) -> Option<&U
     troops.iter().rev().find(|u| u.stands.iter().any(hit))
 }
 
+/// Table frames at the start during which a fitted view follows the panels as they settle.
+const FIT_WHILE_SETTLING: u32 = 10;
 /// Zoom at which terrain labels show their full description rather than the name alone.
 const FULL_TERRAIN_TEXT_PPI: f32 = 28.0;
 /// Below this zoom labels that cannot find a clear spot are left out.
@@ -86,6 +96,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Troops>()
         .init_resource::<TableFrames>()
         .init_resource::<HoverPreset>()
+        .init_resource::<LabelPlaces>()
+        .init_resource::<Backdrop>()
         .add_systems(EguiPrimaryContextPass, draw_table.in_set(UiSet::Table).run_if(super::fonts_ready));
 }
 
@@ -99,7 +111,7 @@ fn draw_table(
     mut selection: ResMut<Selection>,
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
-    mut frames: ResMut<TableFrames>,
+    (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<(Option<(Vec2, f32)>, egui::Vec2)>),
     (hover_preset, options, targeting): (Res<HoverPreset>, Option<Res<super::RunOptions>>, Option<Res<super::fire_orders::Targeting>>),
     mut teach: Teach,
     sides: Query<&SideInfo>,
@@ -130,12 +142,22 @@ fn draw_table(
         .collect();
 
     let mut root = root_ui(&ctx, "table_root", free.0);
-    let frame = egui::Frame::NONE.fill(paint::colour(palette::BACKGROUND));
-    egui::CentralPanel::default().frame(frame).show(&mut root, |ui| {
+    // No fill: the camera's clear colour is the background already, and on a software renderer
+    // every layer the size of the window costs a share of each frame (docs/performance.md).
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(&mut root, |ui| {
         let (response, painter) = ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
         // When a panel opens or the window resizes, the table stays where it was on screen
         // (the panel covers part of it) rather than jumping to re-centre.
         let old = view.rect;
+        // Until someone pans or zooms, the table is fitted again whenever the window's size
+        // changes (it opens at one size and is then sized to the screen) and while the panels
+        // settle in the first frames.
+        let window = ctx.content_rect().size();
+        let fitted = fit.0.is_some_and(|(c, p)| c == view.centre && p == view.ppi);
+        if fitted && (fit.1 != window || frames.count < FIT_WHILE_SETTLING) && old != response.rect {
+            view.fit_pending = true;
+        }
+        fit.1 = window;
         if old != response.rect && old.is_positive() && !view.fit_pending {
             let shift = response.rect.center() - old.center();
             let ppi = view.ppi;
@@ -144,6 +166,7 @@ fn draw_table(
         view.rect = response.rect;
         if view.fit_pending {
             view.fit(width, depth);
+            fit.0 = Some((view.centre, view.ppi));
             if let Some((centre, ppi)) = view.preset.take() {
                 view.centre = centre;
                 view.ppi = ppi.clamp(super::camera::MIN_PPI, super::camera::MAX_PPI);
@@ -252,10 +275,14 @@ fn draw_table(
         }
         let scenes = teach.scenes();
 
-        // Terrain, grid and objectives.
-        let mut out: Vec<egui::Shape> = Vec::with_capacity(cache.body.len() * 2);
-        for p in &cache.body {
-            paint::shape(&view, &p.shape, &p.triangles, &mut out);
+        // Terrain, grid and objectives: one image, painted again only when the zoom changes.
+        let mut out: Vec<egui::Shape> = Vec::new();
+        if backdrop.cached() {
+            backdrop.draw(&ctx, &view, &cache.body, cache.generation, width, depth, &mut out);
+        } else {
+            for p in &cache.body {
+                paint::shape(&view, &p.shape, &p.triangles, &mut out);
+            }
         }
         // Overlay areas lie on the table, under the troops.
         for sc in &scenes {
@@ -314,13 +341,14 @@ fn draw_table(
         // Badges over the tags' leader lines.
         label_shapes.extend(badges);
 
-        // Labels, most important first: the selected unit, units, commanders, objectives, terrain.
+        // Labels, most important first: the selected unit, then the others in the troops' steady
+        // order. Every unit keeps its name at every zoom: placed clear of the stands, badges,
+        // tags and other names, staying where it was while that spot stays clear (no hopping
+        // while another unit is dragged), and joined to its unit by a leader line when moved off.
         unit_labels.sort_by_key(|(_, _, selected, _)| !*selected);
         let mut leaders: Vec<egui::Shape> = Vec::new();
-        // Zoomed far out there is no room for every name: those that would sit on others wait
-        // for the hover tooltip (the selected and hovered units keep theirs).
-        let crowded = view.ppi < CROWDED_PPI;
-        let steps = if crowded { 3 } else { 10 };
+        let mut galleys = Vec::with_capacity(unit_labels.len());
+        let mut asks = Vec::with_capacity(unit_labels.len());
         for (l, centre, selected, entity) in &unit_labels {
             let Shape::Label { at, text, size, colour, .. } = l else { continue };
             let px = paint::label_px(LabelKind::Unit, *size, view.ppi);
@@ -331,34 +359,31 @@ fn draw_table(
                 LabelStyle::Tag { border: None, fill: paint::TAG_FILL }
             };
             let size = paint::label_rect(&g, Pos2::ZERO, style).size();
-            let away = View::dir_to_screen(*at - *centre);
-            let wanted = view.to_screen(*at);
-            let (mut r, mut clear) = paint::place_away(size, wanted, away, &taken, view.rect, steps);
-            if !clear {
-                // Behind the unit is full: try in front of it and to either side before giving up.
-                let side = egui::vec2(-away.y, away.x);
-                (r, clear) = paint::place_near(size, wanted, &[away, -away, side, -side], &taken, view.rect, steps);
-            }
-            // A name that would still overprint another is left to the hover tooltip.
-            let buried = taken.overlap(r) > r.area() * 0.15;
-            if !clear && (crowded || buried) && !*selected && hovered != Some(*entity) {
-                continue;
-            }
-            taken.add(r);
+            asks.push(paint::ScreenLabel { anchor: view.to_screen(*at), size, prefer: View::dir_to_screen(*at - *centre), previous: places.0.get(entity).copied() });
+            galleys.push((g, style, *entity));
+        }
+        let placed = paint::place(&asks, &mut taken, view.rect);
+        places.0.clear();
+        for (((r, _), ask), (g, style, entity)) in placed.into_iter().zip(&asks).zip(galleys) {
+            places.0.insert(entity, r.center() - ask.anchor);
             // A label pushed out of its place keeps a thin leader line to its unit.
-            if r.center().distance(wanted) > size.y * 0.75
-                && let Some(geom) = troops.0.iter().find(|g| g.entity == *entity)
+            if r.center().distance(ask.anchor) > ask.size.y * 0.75
+                && let Some(geom) = troops.0.iter().find(|g| g.entity == entity)
             {
                 let target = view.to_table(r.center());
                 let foot = geom.stands.iter().map(|f| super::ruler::closest_on_stand(f, target)).min_by(|a, b| a.distance_squared(target).total_cmp(&b.distance_squared(target)));
                 if let Some(foot) = foot {
                     let foot = view.to_screen(foot);
-                    let end = Pos2::new(foot.x.clamp(r.left() + 4.0, r.right() - 4.0), if foot.y > r.center().y { r.bottom() } else { r.top() });
-                    leaders.push(egui::Shape::line_segment([foot, end], egui::Stroke::new(1.2, Color32::from_rgba_unmultiplied(30, 26, 20, 170))));
+                    let end = Pos2::new(foot.x.clamp(r.left() + 4.0, r.right() - 4.0), foot.y.clamp(r.top(), r.bottom()));
+                    let ink = Color32::from_rgba_unmultiplied(30, 26, 20, 200);
+                    leaders.push(egui::Shape::line_segment([foot, end], egui::Stroke::new(1.2, ink)));
+                    leaders.push(egui::Shape::circle_filled(foot, 2.0, ink));
                 }
             }
             paint::label(g, r.center(), style, &mut label_shapes);
         }
+        let crowded = view.ppi < CROWDED_PPI;
+        let steps = if crowded { 3 } else { 10 };
         for (l, at_commander) in &commander_labels {
             let Shape::Label { at, text, size, colour, .. } = l else { continue };
             let px = paint::label_px(LabelKind::Unit, *size, view.ppi) * 0.92;
@@ -420,8 +445,9 @@ fn draw_table(
             }
         }
         painter.extend(out);
-        painter.extend(leaders);
         painter.extend(label_shapes);
+        // Over the names: a leader to a name stacked behind others crosses them, visibly.
+        painter.extend(leaders);
 
         scale_bar(&ctx, &painter, &view);
         status_line(&ctx, &painter, &view, pointer, &battlefield.scenario);

@@ -276,22 +276,22 @@ pub(crate) fn hatch(poly: &[Pos2], spacing: f32, angle: f32) -> Vec<[Pos2; 2]> {
 /// tags are always shown while their place is on screen: when no clear spot is found they take
 /// the least covered one, kept inside the view.
 pub(crate) fn paint_tags(ctx: &egui::Context, view: &View, tags: &[Tag], taken: &mut Taken, out: &mut Vec<egui::Shape>) {
-    for t in tags {
-        let anchor = view.to_screen(t.at);
-        if !view.rect.expand(40.0).contains(anchor) {
-            continue;
-        }
+    let shown: Vec<&Tag> = tags.iter().filter(|t| view.rect.expand(40.0).contains(view.to_screen(t.at))).collect();
+    let mut galleys = Vec::with_capacity(shown.len());
+    let mut asks = Vec::with_capacity(shown.len());
+    for t in &shown {
         let g = tag_galley(ctx, &t.text, t.bold);
         let style = LabelStyle::Tag { border: Some(t.border), fill: t.fill };
         let size = paint::label_rect(&g, Pos2::ZERO, style).size() + egui::vec2(2.0, 2.0);
-        let dirs: Vec<egui::Vec2> = if t.dirs.is_empty() {
-            vec![egui::vec2(0.0, -1.0), egui::vec2(0.0, 1.0), egui::vec2(1.0, 0.0), egui::vec2(-1.0, 0.0)]
-        } else {
-            t.dirs.iter().map(|&d| View::dir_to_screen(d)).collect()
-        };
-        let (r, _) = paint::place_near(size, anchor, &dirs, taken, view.rect, 14);
-        let r = inside(r, view.rect);
-        taken.add(r);
+        let prefer = t.dirs.first().map(|&d| View::dir_to_screen(d)).unwrap_or(egui::vec2(0.0, -1.0));
+        asks.push(paint::ScreenLabel { anchor: view.to_screen(t.at), size, prefer, previous: None });
+        galleys.push((g, style));
+    }
+    // Tags of every overlay shown are placed together, clear of each other (the one placement
+    // the unit labels use).
+    let placed = paint::place(&asks, taken, view.rect);
+    for (((r, _), ask), (t, (g, style))) in placed.into_iter().zip(&asks).zip(shown.into_iter().zip(galleys)) {
+        let anchor = ask.anchor;
         // A tag pushed away from its place keeps a thin leader line to it.
         if !r.expand(4.0).contains(anchor) && r.center().distance(anchor) > r.height() {
             let end = Pos2::new(anchor.x.clamp(r.left() + 3.0, r.right() - 3.0), anchor.y.clamp(r.top(), r.bottom()));
@@ -302,24 +302,24 @@ pub(crate) fn paint_tags(ctx: &egui::Context, view: &View, tags: &[Tag], taken: 
     }
 }
 
-/// `r` moved (not resized) to lie within `within` as far as it fits.
-fn inside(r: Rect, within: Rect) -> Rect {
-    let dx = if r.left() < within.left() { within.left() - r.left() } else if r.right() > within.right() { (within.right() - r.right()).max(within.left() - r.left()) } else { 0.0 };
-    let dy = if r.top() < within.top() { within.top() - r.top() } else if r.bottom() > within.bottom() { (within.bottom() - r.bottom()).max(within.top() - r.top()) } else { 0.0 };
-    r.translate(egui::vec2(dx, dy))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn tags_are_kept_on_screen() {
+    fn tags_of_several_overlays_stay_on_screen_and_clear_of_each_other() {
+        // Three tags wanting the same spot at the screen's edge (an arc's, a flank's and a
+        // ghost's), and a stand under it.
         let view = Rect::from_min_max(Pos2::new(0.0, 30.0), Pos2::new(800.0, 600.0));
-        let r = inside(Rect::from_min_size(Pos2::new(-50.0, 20.0), egui::vec2(100.0, 20.0)), view);
-        assert_eq!(r.min, Pos2::new(0.0, 30.0));
-        let r = inside(Rect::from_min_size(Pos2::new(750.0, 590.0), egui::vec2(100.0, 20.0)), view);
-        assert_eq!(r.max, Pos2::new(800.0, 600.0));
+        let mut taken = Taken::default();
+        taken.add(Rect::from_center_size(Pos2::new(10.0, 40.0), egui::vec2(30.0, 12.0)));
+        let ask = || paint::ScreenLabel { anchor: Pos2::new(10.0, 40.0), size: egui::vec2(120.0, 18.0), prefer: egui::vec2(0.0, -1.0), previous: None };
+        let placed = paint::place(&[ask(), ask(), ask()], &mut taken, view);
+        for (i, (r, clear)) in placed.iter().enumerate() {
+            assert!(*clear && view.contains_rect(*r), "tag {i} at {r:?}");
+            assert!(placed.iter().enumerate().all(|(j, (o, _))| i == j || !o.intersects(*r)), "tag {i} overlaps another");
+            assert!(!r.intersects(taken.0[0]), "tag {i} is on the stand");
+        }
     }
 
     #[test]
