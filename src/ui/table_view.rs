@@ -161,7 +161,8 @@ fn draw_table(
         {
             let at = view.to_table(o);
             let on_selected = selection.unit.is_some() && unit_at(&troops.0, at, 3.0 / view.ppi).map(|u| u.entity) == selection.unit;
-            if on_selected {
+            // A move being built drags on from its ghost.
+            if on_selected || teach.on_ghost(at) {
                 teach.start_drag(selection.unit, at, shift);
             }
         }
@@ -237,7 +238,8 @@ fn draw_table(
                 ctx.set_cursor_icon(egui::CursorIcon::Crosshair);
             }
         }
-        if response.clicked() {
+        // A click on a built move's ghost orders the move; elsewhere it selects.
+        if response.clicked() && !pointer.is_some_and(|p| teach.click(p)) {
             selection.unit = hovered;
         }
         // Teaching (the Movement overlay) or playing (a unit of the phasing brigade) may drag.

@@ -30,7 +30,7 @@ impl fmt::Display for Activity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Activity::Move => write!(f, "move"),
-            Activity::Form(to) => write!(f, "form {to:?}"),
+            Activity::Form(to) => write!(f, "form {}", super::describe::formation(*to)),
             Activity::Fire => write!(f, "fire"),
             Activity::Charge => write!(f, "charge"),
         }
@@ -245,9 +245,11 @@ impl Game {
             let (rule, why) = if militia && formed.is_some_and(|i| done[i..].contains(&Activity::Move)) {
                 ("6.2", "militia units can only change formation: they cannot move after changing formation (3.1, 6.2)".to_string())
             } else if t.done.is_empty() {
-                (section(arm), format!("{} is not a permitted {arm:?} operation from {start:?}", list(new)))
+                (section(arm), format!("{} is not a permitted {} operation from {}", list(new), arm_word(arm), super::describe::formation(start)))
+            } else if t.done.contains(&Activity::Move) && new.contains(&Activity::Move) {
+                (section(arm), format!("it has already moved this turn: a move is one order of as many steps as it needs (a wheel, then forward…), and no operation has a second move; it has done: {}", list(&t.done)))
             } else {
-                (section(arm), format!("it has already done: {}; a unit performs one permitted operation a turn, and \"{}\" is not part of one", list(&t.done), list(new)))
+                (section(arm), format!("it has already done: {}; with {} added it would fit none of its permitted operations, and a unit performs one a turn", list(&t.done), list(new)))
             };
             return refuse(rule, format!("{}: {why} (permitted: {})", u.name, permitted(arm)));
         }
@@ -533,6 +535,14 @@ impl Game {
         report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
         report.change("6.2", format!("{name} is now in {to:?}"));
         Ok(report)
+    }
+}
+
+fn arm_word(arm: ArmClass) -> &'static str {
+    match arm {
+        ArmClass::Infantry => "infantry",
+        ArmClass::Cavalry => "cavalry",
+        ArmClass::Artillery => "artillery",
     }
 }
 
