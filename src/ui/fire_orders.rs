@@ -177,8 +177,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, targeting.in_set(UiSet::Tools).run_if(fonts_ready));
 }
 
-/// `X` fire mode, `C` charge mode; `Esc` drops the chosen target, then leaves the mode (and is
-/// not passed on to close the unit sheet).
+/// `X` fire mode, `C` charge mode; Enter fires at (or charges) the chosen target; `Esc` drops
+/// the chosen target, then leaves the mode (and is not passed on to close the unit sheet).
 pub(crate) fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, t: Res<Targeting>, mut aims: MessageWriter<AimCommand>) {
     if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::AltLeft, KeyCode::AltRight]) {
         return;
@@ -188,6 +188,9 @@ pub(crate) fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, t: Res<Targeting>
     }
     if keys.just_pressed(KeyCode::KeyC) {
         aims.write(AimCommand::Charge);
+    }
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) && t.armed.is_some() {
+        aims.write(AimCommand::Confirm);
     }
     if keys.just_pressed(KeyCode::Escape) && t.mode != Mode::Off {
         aims.write(AimCommand::StepBack);
@@ -762,10 +765,10 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
     });
 }
 
-/// The chosen target's panel is at most this tall (its odds scroll): a third of the table, so
+/// The chosen target's panel is at most this tall (its odds scroll): under half the table, so
 /// that some corner leaves both units clear.
 fn choice_height(table: egui::Rect) -> f32 {
-    (table.height() * 0.34 - 90.0).max(120.0)
+    (table.height() * 0.45 - 80.0).max(140.0)
 }
 
 /// Where the chosen target's panel goes: the first of the table's corners (the lower left just

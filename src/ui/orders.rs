@@ -86,8 +86,8 @@ pub(crate) struct OrdersState {
     /// the sheets of the units (or commander) it names, until the game changes (an order carried
     /// out, Undo, a load).
     pub refusal: Option<(Action, Refusal)>,
-    /// The game's revision when that refusal came.
-    refusal_revision: u64,
+    /// The game's revision that refusal and the move being built belong to.
+    revision: u64,
     /// The commander picked on the table (app entity): clicks ride him or join a unit.
     pub commander: Option<Entity>,
     /// `OTP_STEPS`: steps to build for the selected unit once it is playable.
@@ -241,6 +241,7 @@ fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, units:
     {
         drag.unit = Some(p.unit);
         drag.steps = steps;
+        state.revision = session.as_ref().map_or(0, |s| s.revision);
     }
 }
 
@@ -334,8 +335,8 @@ fn take_move_commands(mut commands: MessageReader<MoveCommand>, mut drag: ResMut
 /// against the old table) and the special move toggle go.
 fn note_refusals(session: Option<Res<Session>>, mut refused: MessageReader<Refused>, mut state: ResMut<OrdersState>, mut drag: ResMut<MoveDrag>) {
     let revision = session.as_ref().map_or(0, |s| s.revision);
-    if revision != state.refusal_revision {
-        state.refusal_revision = revision;
+    if revision != state.revision {
+        state.revision = revision;
         state.refusal = None;
         state.special = false;
         if drag.playable.is_some() && !drag.steps.is_empty() {

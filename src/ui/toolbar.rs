@@ -241,6 +241,7 @@ pub(crate) const PANEL_SHORTCUTS: &[(&str, &str)] = &[
     ("X", "fire mode for the selected unit: point at a target for the exact odds, click to fire (8.x)"),
     ("C", "charge mode for the selected unit: point at a target, click to charge (6.9, 9.x)"),
     ("Esc (fire, charge)", "drop the chosen target, then leave the mode"),
+    ("Enter (fire, charge)", "fire at or charge the chosen target"),
     ("Esc (dice)", "close the dice of the last report"),
 ];
 

@@ -686,6 +686,16 @@ mod tests {
         assert_eq!(press(&mut world), (true, true), "in a game: let go, it is an order");
     }
 
+    // F1 says what the engine allows: a unit of the phasing brigade is dragged with M off (the
+    // test above), so the help never says M is needed for it.
+    #[test]
+    fn the_help_says_a_game_drag_needs_no_m() {
+        let (_, drag) = SHORTCUTS.iter().find(|(k, _)| *k == "Drag the selected unit").expect("listed");
+        assert!(drag.contains("with M off or on"), "{drag}");
+        assert!(!SHORTCUTS.iter().any(|(_, t)| t.starts_with("with M on")), "{SHORTCUTS:?}");
+        assert!(SHORTCUTS.iter().any(|(k, _)| k.contains("Enter")) && SHORTCUTS.iter().any(|(k, _)| *k == "Backspace"), "building a move is in F1");
+    }
+
     #[test]
     fn overlay_lists_turn_overlays_on() {
         let mut o = Overlays::default();

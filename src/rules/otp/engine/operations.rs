@@ -230,7 +230,7 @@ impl Game {
                     _ => None,
                 };
                 if deploy.is_none_or(|d| new != [Activity::Form(d)]) {
-                    let what = deploy.map_or("it is deployed already, so it stands".to_string(), |d| format!("it may only form {d:?}"));
+                    let what = deploy.map_or("it is deployed already, so it stands".to_string(), |d| format!("it may only form {}", super::describe::formation(d)));
                     return refuse("10.2", format!("{} rolled Deploy on the MORALE RESULTS TABLE: {what}", u.name));
                 }
             }
@@ -430,7 +430,7 @@ impl Game {
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} spends {:.2}\" ({:.2}\" in all this turn); its operation: {}", plan.spent, p.spent + plan.spent, names.join(" or "));
-        report.change("6.1", format!("{name} is now in {:?}, front at ({:.2}, {:.2})", plan.formation, plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
+        report.change("6.1", format!("{name} is now in {}, front at ({:.2}, {:.2})", super::describe::formation(plan.formation), plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
         if plan.off_table {
             self.turn_mut(unit).off_table = true;
             report.change("6.1", format!("{name} has left the table"));
@@ -445,7 +445,7 @@ impl Game {
             let most = self.galloper_moves(gun).map_or_else(|| self.normal_move(gun, self.unit(gun).formation), |g| g.move_only);
             let spent = self.unit_turn(gun).spent + c.travelled;
             if spent > most + EPS {
-                return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {:?} move of {most}\"; this would take it {spent:.2}\"", c.unit, self.unit(gun).formation));
+                return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {} move of {most}\"; this would take it {spent:.2}\"", c.unit, super::describe::formation(self.unit(gun).formation)));
             }
         }
         Ok(())
@@ -532,8 +532,8 @@ impl Game {
         self.carry_riders(&mut report, unit, true);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
-        report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
-        report.change("6.2", format!("{name} is now in {to:?}"));
+        report.outcome = format!("{name} forms {} from {} for {:.2}\"; its operation: {}", super::describe::formation(to), super::describe::formation(from), plan.spent, names.join(" or "));
+        report.change("6.2", format!("{name} is now in {}", super::describe::formation(to)));
         Ok(report)
     }
 }
