@@ -469,7 +469,9 @@ fn draw_table(
                 let firer_side = selection.unit.and_then(|s| list.iter().find(|(x, _, _)| *x == s)).map(|(_, f, _)| f.side);
                 !(targeting && firer_side.is_some_and(|side| side != u.side))
             }) {
-                tooltip(&ctx, pos, |ui| {
+                // Below the unit's stands, not over them.
+                let bounds = troops.0.iter().find(|g| g.entity == *e).map(|g| paint::screen_bounds(&view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>()));
+                tooltip(&ctx, bounds.map_or(pos, |b| super::unit_sheet::below(pos, b)), |ui| {
                     ui.horizontal(|ui| {
                         swatch(ui, side_colour(u.side));
                         ui.label(egui::RichText::new(&u.name).strong().size(15.0));

@@ -94,6 +94,12 @@ pub(crate) fn reveal(unit: egui::Rect, free: egui::Rect, margin: f32) -> egui::V
     egui::vec2(axis(unit.left(), unit.right(), room.left(), room.right()), axis(unit.top(), unit.bottom(), room.top(), room.bottom()))
 }
 
+/// Where a tooltip about a unit hangs from (it opens below and right of this point): under the
+/// pointer, but no higher than the unit's lowest edge on screen, so it never covers the unit.
+pub(crate) fn below(pointer: egui::Pos2, unit: egui::Rect) -> egui::Pos2 {
+    if unit.is_positive() { egui::pos2(pointer.x, pointer.y.max(unit.bottom())) } else { pointer }
+}
+
 /// The unit's type as the rules class it (1.3–1.5, 4.2): "Line infantry", "Line dragoons
 /// (cavalry)", "Militia artillery".
 pub(crate) fn type_line(u: &Unit) -> String {
@@ -318,4 +324,38 @@ fn sheet(
         selection.unit = s;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 13, 16: the sheet and the tooltips do not cover the unit they describe.
+    #[test]
+    fn the_sheet_and_tooltips_leave_their_unit_in_view() {
+        let free = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(960.0, 620.0));
+        // A unit at x 1000–1060 is under a sheet whose left edge is at 960: pan it left, clear.
+        let unit = egui::Rect::from_min_max(egui::pos2(1000.0, 300.0), egui::pos2(1060.0, 320.0));
+        let d = reveal(unit, free, 24.0);
+        assert!(free.shrink(24.0).contains_rect(unit.translate(d)), "{d:?}");
+        assert_eq!(reveal(unit.translate(egui::vec2(-400.0, 0.0)), free, 24.0), egui::Vec2::ZERO, "already in view: no pan");
+        // Under the log at the bottom: up.
+        let low = egui::Rect::from_min_max(egui::pos2(500.0, 640.0), egui::pos2(560.0, 660.0));
+        assert!(reveal(low, free, 24.0).y < 0.0);
+        // A tooltip from a pointer on the unit hangs below the unit's stands.
+        let p = below(egui::pos2(530.0, 305.0), egui::Rect::from_min_max(egui::pos2(500.0, 300.0), egui::pos2(560.0, 320.0)));
+        assert!(p.y >= 320.0 && p.x == 530.0, "{p:?}");
+    }
+
+    // Issue 13, 13: dragoons are cavalry: the sheet's Type says so (1.2, 1.3).
+    #[test]
+    fn the_type_line_names_the_arm() {
+        let s = crate::scenario::default_scenario();
+        let mut world = World::new();
+        crate::scenario::spawn::spawn_scenario(&mut world, &s, "teaching");
+        let types: Vec<(String, String)> = world.query::<&Unit>().iter(&world).map(|u| (u.name.clone(), type_line(u))).collect();
+        let of = |n: &str| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()).unwrap();
+        assert_eq!(of("British Legion Dragoons"), "Line dragoons (cavalry)");
+        assert_eq!(of("33rd Foot"), "Line infantry");
+    }
 }
