@@ -475,6 +475,67 @@ fn idle_checks(display: &str, size: &str) -> Vec<Check> {
     out
 }
 
+/// The game drawn until `brigade` is phasing.
+fn activated(seed: u64, brigade: &str) -> Option<Game> {
+    let mut g = Game::new(otp::scenario::default_scenario(), seed, Charts::embedded().clone());
+    g.apply(Action::StartGame).ok()?;
+    for _ in 0..10 {
+        match g.phasing_brigade() {
+            Some(b) if b == brigade => return Some(g),
+            Some(_) => g.apply(Action::EndActivation).ok()?,
+            None => g.apply(Action::DrawChit).ok()?,
+        };
+    }
+    None
+}
+
+/// Issue 13, defects 3 and 4, as a player sees them: the chosen target's confirmation panel
+/// leaves the target in view (its orange outline shows round every stand), and a move built of
+/// steps on the table (a wheel, then forward) draws its ghost. Screenshots `orders-fire.png`,
+/// `orders-steps.png`.
+fn orders_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let mut out = Vec::new();
+    // Howard's Continentals phasing, the Delaware lights 3" forward: in musket range of the 71st.
+    let Some(mut g) = activated(3, "Howard's Continentals") else { return vec![check("orders_game_is_set_up", false, || "Howard's Continentals never came up".into())] };
+    if g.apply(Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] }).is_err() {
+        return vec![check("orders_game_is_set_up", false, || "the Delaware lights cannot move 3\"".into())];
+    }
+    let orders = ron::Options::default().to_string(&g.actions().to_vec()).expect("actions serialise");
+    let target: Vec<Footprint> = g.units().find(|(_, u)| u.name == "71st Light Company").map(|(_, u)| u.stands.iter().filter_map(|&s| g.world().get::<Footprint>(s).copied()).collect()).unwrap_or_default();
+    let png = dir.join("orders-fire.png");
+    let env = [("OTP_SEED", "3"), ("OTP_ORDERS", orders.as_str()), ("OTP_FIRE", "Delaware Light Infantry>71st Light Company!")];
+    match play_screenshot(display, &png, &env).and_then(|stdout| image::open(&png).map(|i| (i.to_rgb8(), stdout)).map_err(|e| e.to_string())) {
+        Ok((img, stdout)) => {
+            let Some(px) = to_pixels(&stdout) else { return vec![check("orders_fire_panel_leaves_the_target_in_view", false, || "no view line".into())] };
+            // The outline is drawn along each stand's edges: look at the middle of each edge.
+            let seen: Vec<usize> = target
+                .iter()
+                .map(|f| {
+                    let c = f.corners();
+                    (0..4).map(|k| colour_near(&img, px((c[k].x + c[(k + 1) % 4].x) / 2.0, (c[k].y + c[(k + 1) % 4].y) / 2.0), 3, [255, 145, 35])).sum()
+                })
+                .collect();
+            println!("  orders: target outline pixels per stand {seen:?}");
+            out.push(check("orders_fire_panel_leaves_the_target_in_view", !seen.is_empty() && seen.iter().all(|&n| n >= 4), || format!("orange outline pixels per stand {seen:?}")));
+        }
+        Err(e) => out.push(check("orders_fire_panel_leaves_the_target_in_view", false, || e)),
+    }
+    // Webster's Brigade phasing; the 33rd Foot's move built of a wheel and a step forward.
+    let Some(g) = activated(7, "Webster's Brigade") else { return out };
+    let orders = ron::Options::default().to_string(&g.actions().to_vec()).expect("actions serialise");
+    let png = dir.join("orders-steps.png");
+    let env = [("OTP_SEED", "7"), ("OTP_ORDERS", orders.as_str()), ("OTP_SELECT", "33rd Foot"), ("OTP_STEPS", "[Wheel(pivot: Right, angle: 20.0), Forward(2.0)]")];
+    match play_screenshot(display, &png, &env).and_then(|_| image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())) {
+        Ok(img) => {
+            // The ghost's edge (overlays' GHOST_OK_EDGE) round the built steps' stands.
+            let edge = img.pixels().filter(|p| near(&p.0, [14, 120, 50], 12)).count();
+            out.push(check("orders_built_move_draws_its_ghost", edge >= 150, || format!("{edge} ghost-edge pixels")));
+        }
+        Err(e) => out.push(check("orders_built_move_draws_its_ghost", false, || e)),
+    }
+    out
+}
+
 /// The window at the screen's size with the table fitted: the teaching battle and Cowpens,
 /// screenshots kept as `window-{teaching,cowpens}-{size}.png` (docs/screenshots/ has copies).
 fn fit_checks(display: &str, dir: &Path, size: &str, (w, h): (u32, u32)) -> Vec<Check> {
@@ -601,6 +662,7 @@ fn main() -> ExitCode {
         }
         Err(e) => checks.push(check("xvfb_1024x640_starts", false, || e)),
     }
+    checks.extend(orders_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());
     drop(_server);
 

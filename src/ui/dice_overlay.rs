@@ -358,6 +358,17 @@ fn die_face(ui: &mut egui::Ui, kind: DiceKind, face: u8, caption: Option<&str>) 
     });
 }
 
+/// What a die's face reads, under it where it is rolled (OTP 1.0): a D10 reads 0–9 (0 is
+/// zero, not ten), 2D10 are tens and units.
+pub(crate) fn face_caption(kind: DiceKind, j: usize) -> Option<&'static str> {
+    match (kind, j) {
+        (DiceKind::TwoD10, 0) => Some("tens"),
+        (DiceKind::TwoD10, _) => Some("units"),
+        (DiceKind::D10, _) => Some("D10: 0–9 (1.0)"),
+        _ => None,
+    }
+}
+
 /// A roll's faces (rolling for the first half second), and its total.
 fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
     ui.horizontal(|ui| {
@@ -369,11 +380,7 @@ fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
                 },
                 None => real,
             };
-            let caption = match (roll.kind, j) {
-                (DiceKind::TwoD10, 0) => Some("tens"),
-                (DiceKind::TwoD10, _) => Some("units"),
-                _ => None,
-            };
+            let caption = face_caption(roll.kind, j);
             if roll.kind == DiceKind::TwoD10 && j == 1 {
                 ui.label(RichText::new("|").size(20.0).weak());
             }
@@ -730,6 +737,14 @@ mod tests {
         assert_eq!(app.world().resource::<DiceOverlay>().report.as_ref(), Some(&fire), "no dice: the overlay stays");
         app.world_mut().resource_mut::<DiceOverlay>().close();
         assert!(app.world().resource::<DiceOverlay>().report.is_none());
+    }
+
+    #[test]
+    fn the_d10_is_explained_where_it_is_rolled() {
+        // OTP 1.0: the D10 reads 0–9; 2D10 read as tens and units.
+        assert!(face_caption(DiceKind::D10, 0).is_some_and(|c| c.contains("0–9")));
+        assert_eq!(face_caption(DiceKind::TwoD10, 0), Some("tens"));
+        assert_eq!(face_caption(DiceKind::Ad(1), 0), None);
     }
 
     #[test]

@@ -58,6 +58,20 @@ pub(crate) enum Mode {
     Charge,
 }
 
+/// What the keys and buttons ask of fire and charge targeting (other panels' keys may send
+/// these too).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AimCommand {
+    /// Fire mode for the selected unit on, or off if it is on (X).
+    Fire,
+    /// Charge mode for the selected unit on, or off if it is on (C).
+    Charge,
+    /// Send the order at the chosen target (the Fire!/Charge! button, a second click).
+    Confirm,
+    /// Drop the chosen target; with none, leave the mode (Esc).
+    StepBack,
+}
+
 /// The engine's answer for one enemy unit.
 #[derive(Clone, Debug)]
 pub(crate) enum Verdict {
@@ -157,42 +171,62 @@ pub(crate) fn order_for(mode: Mode, unit: &str, target: &str, ammo: Option<Ammo>
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Targeting>()
+        .add_message::<AimCommand>()
         .add_systems(PostStartup, presets)
-        .add_systems(Update, (keyboard.run_if(not(egui_wants_any_keyboard_input)).before(super::unit_sheet::keyboard), outcomes))
+        .add_systems(Update, ((keyboard.run_if(not(egui_wants_any_keyboard_input)).before(super::unit_sheet::keyboard), aim).chain(), outcomes.after(aim)))
         .add_systems(EguiPrimaryContextPass, targeting.in_set(UiSet::Tools).run_if(fonts_ready));
 }
 
-/// `X` fire mode, `C` charge mode; `Esc` drops the chosen target, then leaves the mode (and is
-/// not passed on to close the unit sheet).
-pub(crate) fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, mut t: ResMut<Targeting>, selection: Res<Selection>) {
+/// `X` fire mode, `C` charge mode; Enter fires at (or charges) the chosen target; `Esc` drops
+/// the chosen target, then leaves the mode (and is not passed on to close the unit sheet).
+pub(crate) fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, t: Res<Targeting>, mut aims: MessageWriter<AimCommand>) {
     if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::AltLeft, KeyCode::AltRight]) {
         return;
     }
     if keys.just_pressed(KeyCode::KeyX) {
-        t.set_mode(Mode::Fire);
-        t.firer = selection.unit;
+        aims.write(AimCommand::Fire);
     }
     if keys.just_pressed(KeyCode::KeyC) {
-        t.set_mode(Mode::Charge);
-        t.firer = selection.unit;
+        aims.write(AimCommand::Charge);
+    }
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) && t.armed.is_some() {
+        aims.write(AimCommand::Confirm);
     }
     if keys.just_pressed(KeyCode::Escape) && t.mode != Mode::Off {
-        if t.armed.is_some() || t.refusal.is_some() {
-            t.armed = None;
-            t.refusal = None;
-        } else {
-            t.mode = Mode::Off;
-        }
+        aims.write(AimCommand::StepBack);
         keys.clear_just_pressed(KeyCode::Escape);
     }
 }
 
-/// A fire or charge order's outcome: applied drops the chosen target; refused shows why.
-fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut t: ResMut<Targeting>) {
+/// Carry out the targeting commands, from the keys or any panel.
+pub(crate) fn aim(mut commands: MessageReader<AimCommand>, mut t: ResMut<Targeting>, selection: Res<Selection>, units: Query<(Entity, &Unit)>, mut orders: MessageWriter<Order>) {
+    for c in commands.read() {
+        match c {
+            AimCommand::Fire | AimCommand::Charge => {
+                t.set_mode(if *c == AimCommand::Fire { Mode::Fire } else { Mode::Charge });
+                t.firer = selection.unit;
+            }
+            AimCommand::Confirm => confirm(&mut t, &units, &mut orders),
+            AimCommand::StepBack if t.armed.is_some() || t.refusal.is_some() => {
+                t.armed = None;
+                t.refusal = None;
+            }
+            AimCommand::StepBack => t.mode = Mode::Off,
+        }
+    }
+}
+
+/// A fire or charge order's outcome: applied ends the mode, the firer still selected (it has
+/// done its fire or charge: nothing is left to aim); refused shows why.
+fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut t: ResMut<Targeting>, mut selection: ResMut<Selection>) {
     for Applied(report) in applied.read() {
-        if matches!(report.action, Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. }) {
+        if t.mode != Mode::Off && matches!(report.action, Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. }) {
             t.armed = None;
             t.refusal = None;
+            t.mode = Mode::Off;
+            if let Some(f) = t.firer {
+                selection.unit = Some(f);
+            }
         }
     }
     for r in refused.read() {
@@ -248,10 +282,17 @@ fn targeting(
     let t = &mut *t;
     let first_pass = ctx.current_pass_index() == 0;
 
-    // A screenshot preset, once the units are on the table.
+    // A screenshot preset, once the units are on the table and (after any `OTP_ORDERS`) the
+    // engine allows the fire or charge.
     if let Some((mode, a, b, arm)) = t.preset.take() {
         let find = |n: &str| units.iter().find(|(_, u)| u.name.eq_ignore_ascii_case(n)).map(|(e, _)| e);
+        let allowed = match mode {
+            Mode::Fire => session.game.fire_preview(&a, &b, t.ammo).is_ok(),
+            Mode::Charge => session.game.charge_preview(&a, &b, ChargeOptions::default()).is_ok(),
+            Mode::Off => true,
+        };
         match (find(&a), find(&b)) {
+            (Some(_), Some(_)) if !allowed => t.preset = Some((mode, a, b, arm)),
             (Some(f), Some(g)) => {
                 t.mode = mode;
                 t.firer = Some(f);
@@ -526,6 +567,10 @@ fn fire_ui(ui: &mut egui::Ui, p: &FirePreview, interactive: bool) {
         None => "",
     };
     ui.label(RichText::new(format!("{} fires at {}{ammo}", p.shot.firer, p.shot.target)).strong().size(15.0));
+    // (The pinned panel says it by its button.)
+    if !interactive && let Some(why) = cannot_hit(p) {
+        ui.label(RichText::new(format!("Cannot hit. {why}")).strong().color(REFUSED_TEXT));
+    }
     let g = &p.geometry;
     let band = g.band.map(|b| format!(", {} range", format!("{b:?}").to_lowercase())).unwrap_or_default();
     let stands = if g.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", g.stands.len()) };
@@ -577,7 +622,8 @@ fn charge_ui(ui: &mut egui::Ui, attacker: &str, target: &str, p: &ChargePreview,
     if c.automatic {
         ui.label(RichText::new("Closes automatically: 100%").strong());
     } else {
-        ui.label(RichText::new(format!("Closes when D10 {:+} is at or under CV {}: {}", c.total_modifier, c.cv, pct(c.probability))).strong());
+        let roll = crate::rules::otp::engine::describe::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
+        ui.label(RichText::new(format!("Closes on a {roll}: {}", pct(c.probability))).strong());
         for m in &c.modifiers {
             modifier_row(ui, interactive, m.value, &m.name, &m.rule, &m.label, m.detail.as_deref(), &m.provenance);
         }
@@ -664,30 +710,17 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
     let Some(armed) = t.armed.and_then(|a| t.target(a)).cloned() else { return };
     let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.clone());
     let Some(firer) = firer else { return };
-    // Above the toolbar, else in a corner of the table: wherever it leaves the target clear.
-    let target = unit_rect(view, troops, armed.entity);
+    // In a corner of the table (or above the toolbar) that leaves the target, the firer and
+    // the toolbar clear; its height kept to about a third of the table so that one does.
+    let keep_clear = [unit_rect(view, troops, armed.entity), t.firer.map_or(egui::Rect::NOTHING, |f| unit_rect(view, troops, f))];
     let id = egui::Id::new("fire_choice");
-    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(440.0, 300.0));
-    let toolbar = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))).map(|r| r.height()).unwrap_or(60.0);
-    let r = view.rect;
-    let candidates = [
-        (egui::Align2::LEFT_BOTTOM, r.left_bottom() + egui::vec2(10.0, -58.0 - toolbar)),
-        (egui::Align2::LEFT_TOP, r.left_top() + egui::vec2(10.0, 10.0)),
-        (egui::Align2::RIGHT_TOP, r.right_top() + egui::vec2(-10.0, 10.0)),
-        (egui::Align2::RIGHT_BOTTOM, r.right_bottom() + egui::vec2(-10.0, -40.0)),
-    ];
+    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(420.0, 300.0));
     let bar = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))).unwrap_or(egui::Rect::NOTHING);
-    let covered = |(pivot, pos): &(egui::Align2, egui::Pos2)| {
-        let me = pivot.anchor_size(*pos, size);
-        let area = |c: egui::Rect| if c.is_positive() { c.area() } else { 0.0 };
-        // Hiding the toolbar (or being hidden by it) is worse than covering the target.
-        area(me.intersect(target)) + 10.0 * area(me.intersect(bar))
-    };
-    let (pivot, pos) = candidates.iter().copied().find(|c| covered(c) == 0.0).unwrap_or_else(|| candidates.iter().copied().min_by(|a, b| covered(a).total_cmp(&covered(b))).unwrap_or(candidates[0]));
+    let (pivot, pos) = place_choice(view.rect, size, &keep_clear, bar);
     egui::Area::new(id).fade_in(false).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(view.rect).show(ctx, |ui| {
         egui::Frame::window(ui.style()).inner_margin(8.0).stroke(egui::Stroke::new(1.5, TARGET)).show(ui, |ui| {
             ui.set_max_width(400.0);
-            egui::ScrollArea::vertical().max_height((view.rect.height() - 220.0).max(120.0)).show(ui, |ui| {
+            egui::ScrollArea::vertical().max_height(choice_height(view.rect)).show(ui, |ui| {
                 preview_ui(ui, &firer.name, &armed, true);
             });
             ui.separator();
@@ -702,10 +735,26 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
                 });
             }
             let verb = if t.mode == Mode::Fire { "fire" } else { "charge" };
-            ui.label(RichText::new(format!("Click {} again, or {verb} here:", armed.name)).italics().color(TARGET));
+            let hopeless = match &armed.verdict {
+                Verdict::Fire(p) => cannot_hit(p),
+                _ => None,
+            };
+            match &hopeless {
+                Some(why) => {
+                    ui.label(RichText::new("This fire cannot hit.").strong().color(REFUSED_TEXT));
+                    ui.label(RichText::new(why).color(REFUSED_TEXT));
+                }
+                None => {
+                    ui.label(RichText::new(format!("Click {} again, or {verb} here:", armed.name)).italics().color(TARGET));
+                }
+            }
             ui.horizontal(|ui| {
-                let what = if t.mode == Mode::Fire { "🔥 Fire!" } else { "⚔ Charge!" };
-                if ui.button(RichText::new(what).strong().color(TARGET)).clicked() {
+                let what = match (t.mode, &hopeless) {
+                    (Mode::Fire, Some(_)) => RichText::new("Fire anyway (no effect)"),
+                    (Mode::Fire, None) => RichText::new("🔥 Fire!").strong().color(TARGET),
+                    _ => RichText::new("⚔ Charge!").strong().color(TARGET),
+                };
+                if ui.button(what).clicked() {
                     confirm(t, units, orders);
                 }
                 if ui.button("Cancel (Esc)").clicked() {
@@ -714,6 +763,49 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
             });
         });
     });
+}
+
+/// The chosen target's panel is at most this tall (its odds scroll): under half the table, so
+/// that some corner leaves both units clear.
+fn choice_height(table: egui::Rect) -> f32 {
+    (table.height() * 0.45 - 80.0).max(140.0)
+}
+
+/// Where the chosen target's panel goes: the first of the table's corners (the lower left just
+/// above the toolbar first) where it covers none of `keep_clear` (the target, the firer) nor the
+/// toolbar; else where it covers least, the toolbar counting ten times.
+pub(crate) fn place_choice(table: egui::Rect, size: egui::Vec2, keep_clear: &[egui::Rect], bar: egui::Rect) -> (egui::Align2, egui::Pos2) {
+    let above_bar = if bar.is_positive() { bar.top() - 8.0 } else { table.bottom() - 120.0 };
+    let candidates = [
+        (egui::Align2::LEFT_BOTTOM, egui::pos2(table.left() + 10.0, above_bar)),
+        (egui::Align2::LEFT_TOP, table.left_top() + egui::vec2(10.0, 10.0)),
+        (egui::Align2::RIGHT_TOP, table.right_top() + egui::vec2(-10.0, 10.0)),
+        (egui::Align2::RIGHT_BOTTOM, table.right_bottom() + egui::vec2(-10.0, -40.0)),
+        (egui::Align2::CENTER_TOP, table.center_top() + egui::vec2(0.0, 10.0)),
+        (egui::Align2::CENTER_BOTTOM, table.center_bottom() + egui::vec2(0.0, -40.0)),
+    ];
+    let area = |c: egui::Rect| if c.is_positive() { c.area() } else { 0.0 };
+    let covered = |(pivot, pos): &(egui::Align2, egui::Pos2)| {
+        let me = pivot.anchor_size(*pos, size);
+        keep_clear.iter().map(|k| area(me.intersect(*k))).sum::<f32>() + 10.0 * area(me.intersect(bar))
+    };
+    candidates.iter().copied().find(|c| covered(c) == 0.0).unwrap_or_else(|| candidates.iter().copied().min_by(|a, b| covered(a).total_cmp(&covered(b))).unwrap_or(candidates[0]))
+}
+
+/// 8.1, 8.2: a shot none of whose results does anything (no kill, no Morale Marker): why, in
+/// the rules' words; None when some result hits.
+pub(crate) fn cannot_hit(p: &FirePreview) -> Option<String> {
+    let hits: f64 = p.outcomes.iter().filter(|o| o.kills > 0 || o.morale_marker).map(|o| o.probability).sum();
+    if hits > 0.0 {
+        return None;
+    }
+    if p.visibility.as_ref().is_some_and(|v| v.not_visible >= 1.0) {
+        return Some(format!("The woods on the sight line hide {} from every throw of the visibility dice (OTP 8.7).", p.shot.target));
+    }
+    Some(format!(
+        "With modifiers totalling {:+}, every D10 (read 0–9, OTP 1.0) reads \"no effect\" in column {} of the FIRE COMBAT chart (OTP 8.1): {} figure(s) at {:.1}\" cannot hurt {}.",
+        p.total_modifier, p.column.label, p.geometry.figures, p.geometry.range, p.shot.target
+    ))
 }
 
 /// The small floating toolbar at the table's lower left: the two modes, what to do, and the
@@ -894,6 +986,62 @@ mod tests {
         assert!(hits > 0, "some seed hits");
     }
 
+    // OTP 8.1, 3.1: once the shot is fired the unit has nothing left to aim: the mode ends, the
+    // firer stays selected, and no "already fired" preview is left on the table.
+    #[test]
+    fn after_the_shot_the_mode_ends_and_the_firer_stays_selected() {
+        let mut app = app(in_range(2));
+        app.add_message::<AimCommand>().add_systems(Update, aim.before(outcomes));
+        let (firer, _, _) = app_unit(&mut app, "Delaware Light Infantry");
+        let (target, _, _) = app_unit(&mut app, "71st Light Company");
+        app.world_mut().resource_mut::<Selection>().unit = Some(firer);
+        app.world_mut().write_message(AimCommand::Fire);
+        app.update();
+        assert_eq!(app.world().resource::<Targeting>().mode, Mode::Fire);
+        app.world_mut().resource_mut::<Targeting>().armed = Some(target);
+        app.world_mut().write_message(AimCommand::Confirm);
+        app.update();
+        app.update();
+        assert!(matches!(app.world().resource::<Session>().game.actions().last(), Some(Action::Fire { .. })));
+        let t = app.world().resource::<Targeting>();
+        assert_eq!((t.mode, t.armed), (Mode::Off, None), "the mode ends with the shot");
+        assert_eq!(app.world().resource::<Selection>().unit, Some(firer), "the firer stays selected");
+    }
+
+    // The chosen target's panel covers neither the target nor the firer (nor the toolbar), where
+    // the table has a corner that leaves them clear.
+    #[test]
+    fn the_confirmation_panel_hides_neither_unit() {
+        let table = egui::Rect::from_min_max(egui::pos2(0.0, 30.0), egui::pos2(1000.0, 760.0));
+        let size = egui::vec2(420.0, choice_height(table) + 90.0);
+        let bar = egui::Rect::from_min_size(egui::pos2(8.0, 640.0), egui::vec2(330.0, 60.0));
+        // The target in the top left corner (where the panel used to sit), the firer low left.
+        let target = egui::Rect::from_min_size(egui::pos2(60.0, 60.0), egui::vec2(120.0, 30.0));
+        let firer = egui::Rect::from_min_size(egui::pos2(80.0, 420.0), egui::vec2(120.0, 30.0));
+        for (a, b) in [(target, firer), (firer, target)] {
+            let (pivot, pos) = place_choice(table, size, &[a, b], bar);
+            let me = pivot.anchor_size(pos, size);
+            assert!(!me.intersects(a) && !me.intersects(b) && !me.intersects(bar), "{me:?} covers a unit or the toolbar");
+            assert!(table.contains_rect(me), "{me:?} on the table");
+        }
+    }
+
+    // OTP 8.1, 8.2, 1.0: a shot none of whose results hurts says so, and why, in the rules' words
+    // (the D10 read 0–9); a shot that can hit does not.
+    #[test]
+    fn a_shot_that_cannot_hit_says_why() {
+        let g = in_range(3);
+        let p = g.fire_preview("Delaware Light Infantry", "71st Light Company", None).unwrap();
+        assert!(p.outcomes.iter().any(|o| o.kills > 0 && o.probability > 0.0), "this one can hit");
+        assert_eq!(cannot_hit(&p), None);
+        let mut hopeless = p.clone();
+        for o in &mut hopeless.outcomes {
+            o.probability = if o.kills > 0 || o.morale_marker { 0.0 } else { 1.0 };
+        }
+        let why = cannot_hit(&hopeless).expect("cannot hit");
+        assert!(why.contains("0–9") && why.contains(&p.column.label) && why.contains("no effect"), "{why}");
+    }
+
     // A refused charge (or fire) shows its rule in the toolbar; nothing changes.
     #[test]
     fn a_refused_order_is_shown_with_its_rule() {
@@ -943,7 +1091,7 @@ mod tests {
     #[test]
     fn keys_toggle_the_modes_and_esc_steps_back() {
         let mut app = App::new();
-        app.init_resource::<ButtonInput<KeyCode>>().init_resource::<Selection>().init_resource::<Targeting>().add_systems(Update, keyboard);
+        app.init_resource::<ButtonInput<KeyCode>>().init_resource::<Selection>().init_resource::<Targeting>().add_message::<AimCommand>().add_message::<Order>().add_systems(Update, (keyboard, aim).chain());
         let e = app.world_mut().spawn_empty().id();
         app.world_mut().resource_mut::<Selection>().unit = Some(e);
         let press = |app: &mut App, k: KeyCode| {

@@ -2,8 +2,12 @@
 //! by mouse, formation changes, special moves, towns, guns and crews, and commanders' rides.
 //!
 //! Everything here asks the engine. The operations panel reads `Game::permit` and the arm's list
-//! of operations; a dragged move is judged by `check_move` / `check_special_move` and, let go with
-//! a legal ghost, becomes `Order(Action::Move { .. })` (or `SpecialMove`); each button is greyed
+//! of operations. A move is built of steps on the table (6.3: the facing changes as the unit
+//! moves): each drag let go adds its step to the ghost if `check_move` / `check_special_move`
+//! allows the whole move so far (else the refusal is shown and logged, and the ghost stays as it
+//! was); Backspace takes the last step back, Esc drops the move, and Enter or a click on the
+//! ghost sends it as one `Order(Action::Move { .. })` (or `SpecialMove`). [`MoveCommand`] is how
+//! keys and buttons anywhere ask for those. Each button is greyed
 //! with the refusal of its own check (`check_formation`, `check_deploy`, `check_attach`, …),
 //! rule and reason in its tooltip. A commander is picked by clicking his figure; then a click on
 //! the table rides him there (`MoveCommander`) and a click on a unit of his command joins it
@@ -18,13 +22,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
 use super::camera::View;
-use super::overlays::{DragKind, MoveDrag, OverlayCache, drag_step};
-use super::session::{Applied, Order, Refused, Session};
+use super::overlays::{DragKind, MoveDrag, OverlayCache, built_situation, drag_step};
+use super::session::{Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops, unit_at};
 use super::{UiSet, fonts_ready};
 use crate::rules::otp::charts::ArmClass;
 use crate::rules::otp::dice::DiceKind;
 use crate::rules::otp::engine::operations::{Activity, Operation, operations, section};
+use crate::rules::otp::engine::describe::formation as formation_name;
 use crate::rules::otp::engine::{Action, CommandState, Game, Phase, Refusal};
 use crate::scenario::model::{Arm, Formation, Terrain, UnitType};
 use crate::scenario::spawn::{Brigade, Commander, Unit};
@@ -33,13 +38,16 @@ use crate::table::situation::Situation;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OrdersState>()
-        .add_systems(Update, (set_playable, take_release, note_refusals).chain().after(super::session::sync_world))
+        .add_message::<MoveCommand>()
+        .add_systems(Update, (set_playable, keyboard.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)), take_release, take_move_commands, note_refusals).chain().after(super::session::sync_world))
         .add_systems(PostStartup, preset)
         .add_systems(EguiPrimaryContextPass, commander_tool.in_set(UiSet::Tools).run_if(fonts_ready));
 }
 
 /// `OTP_COMMANDER="Lt. Col. Webster"`: pick that commander at start (screenshots; with
 /// `OTP_CURSOR` the pointer for his ride). `OTP_SPECIAL=1`: the special move toggle on.
+/// `OTP_STEPS="[Wheel(pivot: Right, angle: 20.0), Forward(2.0)]"`: those steps built on the
+/// table for the selected unit (its ghost, not ordered).
 fn preset(mut state: ResMut<OrdersState>, commanders: Query<(Entity, &Commander)>) {
     if let Ok(name) = std::env::var("OTP_COMMANDER") {
         match commanders.iter().find(|(_, c)| c.name.eq_ignore_ascii_case(name.trim())) {
@@ -50,17 +58,56 @@ fn preset(mut state: ResMut<OrdersState>, commanders: Query<(Entity, &Commander)
     if std::env::var("OTP_SPECIAL").is_ok_and(|v| v != "0") {
         state.special = true;
     }
+    if let Ok(text) = std::env::var("OTP_STEPS") {
+        match ron::from_str::<Vec<MoveStep>>(&text) {
+            Ok(steps) => state.steps_preset = Some(steps),
+            Err(e) => eprintln!("OTP_STEPS: {e}; ignored"),
+        }
+    }
+}
+
+/// What keys and buttons ask of the move being built on the table.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveCommand {
+    /// Send the move built so far as one order (Enter, a click on the ghost).
+    Commit,
+    /// Take back the last step (Backspace).
+    TakeBack,
+    /// Drop the whole move (Esc).
+    Drop,
 }
 
 /// What the orders panel remembers between frames.
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct OrdersState {
-    /// 6.8: the next drag is sent as a special move.
+    /// 6.8: the next move is sent as a special move.
     pub special: bool,
-    /// The last order refused from this panel or the table: (what was asked, why not).
-    pub refusal: Option<(String, Refusal)>,
+    /// The last order refused, from here or anywhere: what was asked and why not. Shown only on
+    /// the sheets of the units (or commander) it names, until the game changes (an order carried
+    /// out, Undo, a load).
+    pub refusal: Option<(Action, Refusal)>,
+    /// The game's revision that refusal and the move being built belong to.
+    revision: u64,
     /// The commander picked on the table (app entity): clicks ride him or join a unit.
     pub commander: Option<Entity>,
+    /// `OTP_STEPS`: steps to build for the selected unit once it is playable.
+    steps_preset: Option<Vec<MoveStep>>,
+}
+
+impl OrdersState {
+    /// The refusal to show on the sheet of this unit or commander, if it names them.
+    pub fn refusal_for(&self, name: &str) -> Option<&(Action, Refusal)> {
+        self.refusal.as_ref().filter(|(a, _)| named(a).contains(&name))
+    }
+}
+
+/// The units and commanders an order names.
+fn named(action: &Action) -> Vec<&str> {
+    match action {
+        Action::MoveCommander { commander, .. } => vec![commander],
+        Action::JoinUnit { commander, unit } => vec![commander, unit],
+        other => super::log::units_named(other),
+    }
 }
 
 /// The selected unit of the phasing brigade, which a drag moves by order.
@@ -78,13 +125,18 @@ pub(crate) struct Playable {
     pub most: Option<f32>,
 }
 
-/// The engine's verdict on a dragged move.
+/// The engine's verdict on a dragged step added to the move built so far.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Verdict {
-    /// The order the drag would send.
+    /// The order the move would be with this step.
     pub action: Action,
     pub refusal: Option<Refusal>,
-    /// This move's inches (from the plan), spent before it, and the most allowed.
+    /// The step's number in the move (1 for the first).
+    pub number: usize,
+    /// The dragged step.
+    pub step: MoveStep,
+    /// This step's inches (from the plan), spent before it (in the operation and by the earlier
+    /// steps), and the most allowed.
     pub inches: f32,
     pub before: f32,
     pub most: Option<f32>,
@@ -92,10 +144,7 @@ pub(crate) struct Verdict {
     pub dice: Option<u8>,
 }
 
-fn inches(x: f32) -> String {
-    let s = format!("{x:.1}");
-    format!("{}\"", s.strip_suffix(".0").unwrap_or(&s))
-}
+use crate::rules::otp::engine::describe::inches;
 
 impl Verdict {
     pub fn allowed(&self) -> bool {
@@ -104,23 +153,18 @@ impl Verdict {
 
     /// One line for the ghost's tag and the panel.
     pub fn text(&self) -> String {
+        let step = format!("{}. {}", self.number, self.step);
         match (&self.refusal, self.dice) {
-            (Some(r), _) => format!("✖ not allowed ({}): {}", r.rule, r.reason),
-            (None, Some(n)) => format!("✔ special move of {} (6.8): {}AD rolled on release", inches(self.inches), n),
-            (None, None) => {
-                let used = self.before + self.inches;
-                match self.most {
-                    Some(most) => format!("✔ {} this move · {} of {} used · {} left", inches(self.inches), inches(used), inches(most), inches((most - used).max(0.0))),
-                    None => format!("✔ {} this move", inches(self.inches)),
-                }
-            }
+            (Some(r), _) => format!("✖ {step}: not allowed (OTP {}): {}", r.rule, r.reason),
+            (None, Some(n)) => format!("✔ {step} · special move of {} so far (6.8): {}AD rolled when it is ordered", inches(self.before + self.inches), n),
+            (None, None) => format!("✔ {step} · {}", super::overlays::used_left(self.before + self.inches, self.most)),
         }
     }
 }
 
-/// The order a drag sends: a move, or a special move (6.8).
-pub(crate) fn move_action(name: &str, step: &MoveStep, special: bool) -> Action {
-    let (unit, steps) = (name.to_string(), vec![step.clone()]);
+/// The order a built move sends: a move, or a special move (6.8).
+pub(crate) fn move_action(name: &str, steps: &[MoveStep], special: bool) -> Action {
+    let (unit, steps) = (name.to_string(), steps.to_vec());
     if special { Action::SpecialMove { unit, steps } } else { Action::Move { unit, steps } }
 }
 
@@ -141,12 +185,15 @@ pub(crate) fn check_action(game: &Game, action: &Action) -> Result<(), Refusal> 
     }
 }
 
-/// The engine's verdict on a dragged step (what `plan` says it costs, `check_*` whether it may).
-pub(crate) fn judge(game: &Game, p: &Playable, step: &MoveStep, plan: &crate::table::movement::MoveReport) -> Verdict {
-    let action = move_action(&p.name, step, p.special);
+/// The engine's verdict on a dragged step after the steps `built` (which used `built_inches`):
+/// what `plan` says it costs, `check_*` whether the whole move may be made.
+pub(crate) fn judge(game: &Game, p: &Playable, built: &[MoveStep], built_inches: f32, step: &MoveStep, plan: &crate::table::movement::MoveReport) -> Verdict {
+    let mut steps = built.to_vec();
+    steps.push(step.clone());
+    let action = move_action(&p.name, &steps, p.special);
     let refusal = check_action(game, &action).err();
     let dice = p.special.then(|| game.unit_entity(&p.name).and_then(|e| game.charts().movement.special_move_dice(ArmClass::from(game.unit(e).arm)))).flatten();
-    Verdict { action, refusal, inches: plan.spent, before: p.spent, most: p.most, dice }
+    Verdict { action, refusal, number: steps.len(), step: step.clone(), inches: plan.spent, before: p.spent + built_inches, most: p.most, dice }
 }
 
 /// The unit's brigade name in the game.
@@ -161,7 +208,7 @@ pub(crate) fn playable(game: &Game, app_unit: Entity, name: &str, special: bool)
         return None;
     }
     let e = game.unit_entity(name)?;
-    if game.phasing_brigade() != brigade_name(game, e) && !game.bonus_pending(e) {
+    if game.phasing_brigade() != brigade_name(game, e) && !bonus_open(game, e) {
         return None;
     }
     let u = game.unit(e);
@@ -189,18 +236,28 @@ fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, units:
     if drag.playable != want {
         drag.playable = want;
     }
+    if let Some(p) = &drag.playable
+        && let Some(steps) = state.steps_preset.take()
+    {
+        drag.unit = Some(p.unit);
+        drag.steps = steps;
+        state.revision = session.as_ref().map_or(0, |s| s.revision);
+    }
 }
 
-/// The step a drag asks of the game's unit, from the game's own table.
-pub(crate) fn drag_of(game: &Game, name: &str, kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
+/// The step a drag asks of the game's unit, from the game's own table with the unit where the
+/// steps `built` leave it.
+pub(crate) fn drag_of(game: &Game, p: &Playable, built: &[MoveStep], kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
     let s = Situation::from_world(game.world());
-    let i = s.find(name).ok()?;
+    let i = s.find(&p.name).ok()?;
+    let s = built_situation(&s, i, built, p.allowance);
     drag_step(s.unit(i), kind, points)
 }
 
-/// A game drag let go: a legal ghost becomes the order; a red one is refused here with its
-/// rule and nothing is sent (the ghost stays until Esc or the next drag).
-fn take_release(mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut state: ResMut<OrdersState>, mut orders: MessageWriter<Order>) {
+/// A game drag let go: its step is added to the move if the engine allows the whole move so
+/// far; else the refusal goes out as `Refused` (the panel and the log show it) and the move
+/// stays as it was. Either way the dragged ghost goes with the button.
+fn take_release(mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut refused: MessageWriter<Refused>) {
     if !drag.released {
         return;
     }
@@ -209,29 +266,85 @@ fn take_release(mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut s
     if drag.unit != Some(p.unit) {
         return;
     }
-    let Some(step) = drag.kind.and_then(|k| drag_of(&session.game, &p.name, k, &drag.points)) else {
-        drag.clear();
-        return;
-    };
-    let action = move_action(&p.name, &step, p.special);
-    match check_action(&session.game, &action) {
-        Ok(()) => {
-            orders.write(Order(action));
-            state.refusal = None;
-            state.special = false;
-            drag.clear();
+    let step = drag.kind.and_then(|k| drag_of(&session.game, &p, &drag.steps, k, &drag.points));
+    drag.points.clear();
+    drag.kind = None;
+    if let Some(step) = step {
+        let mut steps = drag.steps.clone();
+        steps.push(step);
+        let action = move_action(&p.name, &steps, p.special);
+        match check_action(&session.game, &action) {
+            Ok(()) => drag.steps = steps,
+            Err(refusal) => {
+                refused.write(Refused { action, refusal });
+            }
         }
-        Err(r) => state.refusal = Some((action.to_string(), r)),
+    }
+    if drag.steps.is_empty() {
+        drag.clear();
     }
 }
 
-/// Refusals of orders sent from anywhere are shown in the panel too, until an order goes through.
-fn note_refusals(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut state: ResMut<OrdersState>) {
-    if applied.read().count() > 0 {
+/// Enter, Backspace (and Esc, with the overlays' keys): order, shorten or drop the built move.
+fn keyboard(keys: Res<ButtonInput<KeyCode>>, drag: Res<MoveDrag>, mut commands: MessageWriter<MoveCommand>) {
+    if drag.steps.is_empty() || drag.active || keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::AltLeft, KeyCode::AltRight]) {
+        return;
+    }
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
+        commands.write(MoveCommand::Commit);
+    }
+    if keys.just_pressed(KeyCode::Backspace) {
+        commands.write(MoveCommand::TakeBack);
+    }
+}
+
+/// The built move ordered (checked again: a refusal is sent out as `Refused`, nothing else),
+/// shortened by its last step, or dropped.
+fn take_move_commands(mut commands: MessageReader<MoveCommand>, mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut orders: MessageWriter<Order>, mut refused: MessageWriter<Refused>) {
+    for c in commands.read() {
+        match c {
+            MoveCommand::Commit => {
+                let (Some(p), Some(session)) = (drag.playable.clone(), &session) else { continue };
+                if drag.unit != Some(p.unit) || drag.steps.is_empty() {
+                    continue;
+                }
+                let action = move_action(&p.name, &drag.steps, p.special);
+                match check_action(&session.game, &action) {
+                    Ok(()) => {
+                        orders.write(Order(action));
+                    }
+                    Err(refusal) => {
+                        refused.write(Refused { action, refusal });
+                    }
+                }
+            }
+            MoveCommand::TakeBack => {
+                drag.steps.pop();
+                drag.points.clear();
+                if drag.steps.is_empty() {
+                    drag.clear();
+                }
+            }
+            MoveCommand::Drop => drag.clear(),
+        }
+    }
+}
+
+/// Refusals of orders sent from anywhere are kept for the sheets of the units they name, until
+/// the game changes (an order carried out, Undo, a load): then they, the built move (judged
+/// against the old table) and the special move toggle go.
+fn note_refusals(session: Option<Res<Session>>, mut refused: MessageReader<Refused>, mut state: ResMut<OrdersState>, mut drag: ResMut<MoveDrag>) {
+    let revision = session.as_ref().map_or(0, |s| s.revision);
+    if revision != state.revision {
+        state.revision = revision;
         state.refusal = None;
+        state.special = false;
+        if drag.playable.is_some() && !drag.steps.is_empty() {
+            drag.clear();
+        }
     }
     for r in refused.read() {
-        state.refusal = Some((r.action.to_string(), r.refusal.clone()));
+        state.refusal = Some((r.action.clone(), r.refusal.clone()));
     }
 }
 
@@ -308,8 +421,8 @@ pub(crate) fn operation_rows(game: &Game, unit: Entity) -> Vec<OperationRow> {
             } else if !o.fits(&[], p.start, militia) {
                 let from = [Formation::Limbered, Formation::Unlimbered].into_iter().find(|f| o.fits(&[], *f, militia));
                 OpState::Barred(Refusal::new(section(arm), match from {
-                    Some(f) => format!("{name} began its operation {:?}: this one is for guns {:?}", p.start, f),
-                    None => format!("not an operation for {name} from {:?}", p.start),
+                    Some(f) => format!("{name} began its operation {}: this one is for guns {}", formation_name(p.start), formation_name(f)),
+                    None => format!("not an operation for {name} from {}", formation_name(p.start)),
                 }))
             } else {
                 let done: Vec<String> = p.done.iter().map(|a| a.to_string()).collect();
@@ -454,7 +567,8 @@ fn heading(ui: &mut egui::Ui, title: &str) {
 
 /// The orders section of the unit sheet: the operations, the dragged move's verdict, the
 /// buttons. Orders to send are pushed on `out`.
-pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state: &mut OrdersState, drag: &MoveDrag, cache: &OverlayCache, out: &mut Vec<Action>) {
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state: &mut OrdersState, drag: &MoveDrag, cache: &OverlayCache, out: &mut Vec<Action>, moves: &mut Vec<MoveCommand>) {
     let game = &session.game;
     let Some(e) = game.unit_entity(&unit.name) else { return };
     match game.phase() {
@@ -509,7 +623,7 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
     if let Some((spent, most)) = game.movement_budget(e) {
         ui.label(RichText::new(format!("Movement: {} of {} used · {} left", inches(spent), inches(most), inches((most - spent).max(0.0)))).size(12.5));
     }
-    if game.bonus_pending(e) {
+    if bonus_open(game, e) {
         ui.label(RichText::new("6.10: a bonus move is owed — move, special move or charge").color(GOING).size(12.5));
     }
 
@@ -517,11 +631,12 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
     heading(ui, "Orders");
     if phasing {
         let hint = if unit.formation == Formation::Skirmish {
-            "Skirmishers: drag a stand to move it alone, each stand up to the move and 1\"–3\" from the next (5.3, 6.4); Shift-drag moves the whole line. Let go on a green ghost to order it."
+            "Skirmishers: drag a stand to move it alone, each stand up to the move and 1\"–3\" from the next (5.3, 6.4); Shift-drag moves the whole line."
         } else {
-            "Drag the unit to move it: an end stand wheels, Shift-drag side-steps, a column drags its head. Let go on a green ghost to order it."
+            "Drag the unit to move it: an end stand wheels, Shift-drag side-steps, a column drags its head."
         };
-        ui.label(RichText::new(hint).size(11.5).weak());
+        ui.label(RichText::new(format!("{hint} Each drag adds a step to the move (a wheel, then forward…); drag on from the ghost. Enter or a click on the ghost orders it.")).size(11.5).weak());
+        built_ui(ui, drag, moves);
         if let Some((_, Some(v))) = cache.dragged() {
             ui.label(RichText::new(v.text()).size(12.5).strong().color(if v.allowed() { OK } else { BAD }));
         }
@@ -559,7 +674,41 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
     }
     let end = Choice::new(game, "End activation", "The phasing brigade has finished: its chit is set aside (4.3)", Action::EndActivation);
     choice_button(ui, &end, out);
-    if let Some((what, r)) = &state.refusal {
+    refusal_ui(ui, state, &unit.name);
+}
+
+/// The move built on the table: its steps and the buttons that order, shorten or drop it.
+fn built_ui(ui: &mut egui::Ui, drag: &MoveDrag, moves: &mut Vec<MoveCommand>) {
+    if drag.steps.is_empty() {
+        return;
+    }
+    let special = drag.playable.as_ref().is_some_and(|p| p.special);
+    ui.label(RichText::new(if special { "Special move (6.8) being built:" } else { "Move being built:" }).strong().size(12.5));
+    for (k, step) in drag.steps.iter().enumerate() {
+        ui.label(RichText::new(format!("{}. {step}", k + 1)).size(12.5).color(OK));
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(RichText::new("✔ Order the move (Enter)").strong().color(OK)).on_hover_text("Send the whole move as one order; the engine judges it again").clicked() {
+            moves.push(MoveCommand::Commit);
+        }
+        if ui.button("Take back the last step (Backspace)").clicked() {
+            moves.push(MoveCommand::TakeBack);
+        }
+        if ui.button("Drop it (Esc)").clicked() {
+            moves.push(MoveCommand::Drop);
+        }
+    });
+}
+
+/// 6.10: a bonus move the engine would let the unit make now (owed, and not barred by a Morale
+/// Marker 10.1 or anything else `permit` checks).
+pub(crate) fn bonus_open(game: &Game, unit: Entity) -> bool {
+    game.bonus_pending(unit) && [Activity::Move, Activity::Charge].iter().any(|a| game.permit(unit, &[*a]).is_ok())
+}
+
+/// The last refusal, on the sheet of a unit or commander it names.
+fn refusal_ui(ui: &mut egui::Ui, state: &OrdersState, name: &str) {
+    if let Some((what, r)) = state.refusal_for(name) {
         ui.add_space(4.0);
         ui.label(RichText::new(format!("✖ Refused: {what}")).color(BAD).strong().size(12.5));
         ui.label(RichText::new(format!("OTP {}: {}", r.rule, r.reason)).color(BAD).size(12.0));
@@ -599,11 +748,7 @@ pub(crate) fn commander_ui(ui: &mut egui::Ui, session: &Session, commander: &Com
             }
         });
     }
-    if let Some((what, r)) = &state.refusal {
-        ui.add_space(4.0);
-        ui.label(RichText::new(format!("✖ Refused: {what}")).color(BAD).strong().size(12.5));
-        ui.label(RichText::new(format!("OTP {}: {}", r.rule, r.reason)).color(BAD).size(12.0));
-    }
+    refusal_ui(ui, state, &commander.name);
 }
 
 /// What a click on the table does about commanders (6.12).
@@ -647,7 +792,7 @@ fn commander_tool(
     units: Query<&Unit>,
     session: Option<Res<Session>>,
     mut state: ResMut<OrdersState>,
-    mut orders: MessageWriter<Order>,
+    (mut orders, mut refused): (MessageWriter<Order>, MessageWriter<Refused>),
     (hover_preset, options): (Res<HoverPreset>, Option<Res<super::RunOptions>>),
 ) -> Result {
     let Some(session) = session else { return Ok(()) };
@@ -678,7 +823,7 @@ fn commander_tool(
             }
             CommanderClick::Order(action) => {
                 let join = matches!(action, Action::JoinUnit { .. });
-                send(&session.game, action, &mut state, &mut orders);
+                send(&session.game, action, &mut orders, &mut refused);
                 if join {
                     selection.unit = None;
                 }
@@ -726,14 +871,16 @@ fn commander_tool(
     Ok(())
 }
 
-/// Send an order the engine's check allows; a refused one is shown, not sent.
-fn send(game: &Game, action: Action, state: &mut OrdersState, orders: &mut MessageWriter<Order>) {
+/// Send an order the engine's check allows; a refused one goes out as `Refused` (the sheet and
+/// the log show it), not to the game.
+fn send(game: &Game, action: Action, orders: &mut MessageWriter<Order>, refused: &mut MessageWriter<Refused>) {
     match check_action(game, &action) {
         Ok(()) => {
-            state.refusal = None;
             orders.write(Order(action));
         }
-        Err(r) => state.refusal = Some((action.to_string(), r)),
+        Err(refusal) => {
+            refused.write(Refused { action, refusal });
+        }
     }
 }
 
@@ -750,6 +897,9 @@ mod tests {
         app.add_plugins(MinimalPlugins)
             .init_resource::<Selection>()
             .init_resource::<MoveDrag>()
+            .init_resource::<ButtonInput<KeyCode>>()
+            .init_resource::<bevy_egui::input::EguiWantsInput>()
+            .add_plugins(super::super::log::plugin)
             .insert_resource(View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
             .insert_resource(Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
             .add_plugins((super::super::session::plugin, plugin));
@@ -795,14 +945,38 @@ mod tests {
     fn drag_and_release(app: &mut App, unit: Entity, by: Vec2) {
         let front = stands(app, unit).iter().map(|f| f.front_centre()).sum::<Vec2>() / stands(app, unit).len() as f32;
         let grab = front - stands(app, unit)[0].forward() * 0.3;
+        drag(app, unit, DragKind::Advance, vec![grab, grab + by]);
+    }
+
+    /// A drag of the selected unit (or its ghost) through `points`, let go.
+    fn drag(app: &mut App, unit: Entity, kind: DragKind, points: Vec<Vec2>) {
         let mut d = app.world_mut().resource_mut::<MoveDrag>();
         assert!(d.plays(Some(unit)), "the phasing brigade's selected unit is playable");
         d.unit = Some(unit);
-        d.kind = Some(DragKind::Advance);
-        d.points = vec![grab, grab + by];
+        d.kind = Some(kind);
+        d.points = points;
         d.released = true;
         app.update();
+    }
+
+    fn command(app: &mut App, c: MoveCommand) {
+        app.world_mut().write_message(c);
         app.update();
+        app.update();
+    }
+
+    fn press(app: &mut App, key: KeyCode) {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.release_all();
+        keys.clear();
+        keys.press(key);
+        app.update();
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().clear();
+        app.update();
+    }
+
+    fn refusal(app: &App) -> Option<(Action, Refusal)> {
+        app.world().resource::<OrdersState>().refusal.clone()
     }
 
     // OTP 6.1, 3.1: a drag let go on a legal ghost is exactly the Move order the engine accepts,
@@ -814,8 +988,11 @@ mod tests {
         let unit = select(&mut app, "33rd Foot");
         let before = stands(&mut app, unit);
         let n = app.world().resource::<Session>().game.actions().len();
-        // Facing 180: 4" down the table.
+        // Facing 180: 4" down the table; let go, the step waits on the table until ordered.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -4.0));
+        assert_eq!(app.world().resource::<Session>().game.actions().len(), n, "a drag alone orders nothing");
+        assert_eq!(app.world().resource::<MoveDrag>().steps, vec![MoveStep::Forward(4.0)]);
+        press(&mut app, KeyCode::Enter);
         let s = app.world().resource::<Session>();
         assert_eq!(s.game.actions().len(), n + 1, "{:?}", app.world().resource::<OrdersState>().refusal);
         assert_eq!(s.game.actions().last(), Some(&Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] }));
@@ -832,6 +1009,7 @@ mod tests {
         let unit = select(&mut app, "33rd Foot");
         // The 33rd's front reaches the Wheat Field 4" ahead.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -5.0));
+        command(&mut app, MoveCommand::Commit);
         let s = app.world().resource::<Session>();
         assert!(matches!(s.game.actions().last(), Some(Action::Move { .. })), "{:?}", app.world().resource::<OrdersState>().refusal);
         let report = s.last_report.as_ref().expect("the move's report");
@@ -849,6 +1027,7 @@ mod tests {
         assert!(app.world().resource::<MoveDrag>().playable.as_ref().is_some_and(|p| p.special));
         // Skirmishers face 180; 2" straight down the table, clear of the Delaware Light Infantry.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -2.0));
+        command(&mut app, MoveCommand::Commit);
         let s = app.world().resource::<Session>();
         assert!(matches!(s.game.actions().last(), Some(Action::SpecialMove { .. })), "{:?}", app.world().resource::<OrdersState>().refusal);
         assert!(s.last_report.as_ref().is_some_and(|r| r.dice.iter().any(|d| d.rule == "6.8")));
@@ -876,7 +1055,7 @@ mod tests {
             d.released = true;
         }
         app.update();
-        app.update();
+        command(&mut app, MoveCommand::Commit);
         let s = app.world().resource::<Session>();
         let want = MoveStep::Stands(vec![StandMove { stand: 1, to: grab + by, facing: before[1].facing }]);
         assert_eq!(s.game.actions().last(), Some(&Action::Move { unit: "71st Light Company".into(), steps: vec![want] }), "{:?}", app.world().resource::<OrdersState>().refusal);
@@ -887,7 +1066,9 @@ mod tests {
         }
     }
 
-    // OTP 6.1: a drag too far is refused with its rule; nothing is sent and nothing moves.
+    // OTP 6.1: a drag too far is refused with its rule; nothing is sent and nothing moves. The
+    // red ghost goes with the button (no stale ghost), the refusal is in the log's count at once
+    // and on the sheet of the unit it names only, and Undo takes it away.
     #[test]
     fn a_drag_too_far_is_refused_and_changes_nothing() {
         let mut app = app();
@@ -898,9 +1079,128 @@ mod tests {
         drag_and_release(&mut app, unit, Vec2::new(0.0, -9.0));
         assert_eq!(app.world().resource::<Session>().game.snapshot(), snapshot);
         assert_eq!(stands(&mut app, unit), before);
-        let (_, r) = app.world().resource::<OrdersState>().refusal.clone().expect("the refusal is shown");
+        let (action, r) = refusal(&app).expect("the refusal is shown");
         assert!(r.rule == "6.1" || r.rule == "3.1", "{r}");
-        assert!(app.world().resource::<MoveDrag>().has_ghost(), "the red ghost stays to be looked at");
+        assert_eq!(action.to_string(), "move 33rd Foot: forward 9\"", "in the rules' words");
+        assert!(!app.world().resource::<MoveDrag>().has_ghost(), "no ghost left once the button is up");
+        assert_eq!(app.world().resource::<super::super::log::GameLog>().refusals.len(), 1, "the log counts it");
+        let state = app.world().resource::<OrdersState>();
+        assert!(state.refusal_for("33rd Foot").is_some() && state.refusal_for("23rd Foot").is_none(), "only on the 33rd's sheet");
+        // An order carried out, then Undo: the refusal does not survive either.
+        send(&mut app, Action::ChangeFormation { unit: "33rd Foot".into(), formation: Formation::Column });
+        assert!(refusal(&app).is_none(), "an order carried out clears it");
+        app.world_mut().write_message(super::super::session::SessionCommand::Undo);
+        app.update();
+        app.update();
+        let unit = select(&mut app, "33rd Foot");
+        drag_and_release(&mut app, unit, Vec2::new(0.0, -9.0));
+        assert!(refusal(&app).is_some());
+        app.world_mut().write_message(super::super::session::SessionCommand::Undo);
+        app.update();
+        app.update();
+        assert!(refusal(&app).is_none(), "Undo takes the refusal away");
+    }
+
+    // OTP 6.3 (the facing changes as the unit moves), 3.1: a move is built of steps on the table,
+    // a wheel and then a move forward from where the wheel left it; Backspace takes the last step
+    // back; Enter sends the whole move as one order, which the engine carries out.
+    #[test]
+    fn a_move_is_built_of_steps_and_ordered_whole() {
+        use crate::table::arc::Arc;
+        use crate::table::geom::turn_about;
+        use crate::table::movement::End;
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        let unit = select(&mut app, "33rd Foot");
+        let n = app.world().resource::<Session>().game.actions().len();
+        let (arc, facing) = {
+            let g = &app.world().resource::<Session>().game;
+            let s = Situation::from_world(g.world());
+            let u = s.unit(s.find("33rd Foot").unwrap());
+            (Arc::of_unit(u).unwrap(), u.stands[0].footprint.facing)
+        };
+        // Grab the left end and swing it 15° forward about the right end.
+        let grab = arc.front_left - crate::table::footprint::bearing_vector(facing) * 0.2;
+        drag(&mut app, unit, DragKind::Wheel(End::Right), vec![grab, turn_about(grab, arc.front_right, 15.0)]);
+        let steps = app.world().resource::<MoveDrag>().steps.clone();
+        let [MoveStep::Wheel { pivot: End::Right, angle }] = steps.as_slice() else { panic!("{steps:?} {:?}", refusal(&app)) };
+        assert!((angle - 15.0).abs() < 0.01, "{angle}");
+        assert_eq!(app.world().resource::<Session>().game.actions().len(), n);
+        // The next drag starts on the ghost and goes 2" along its new facing.
+        let playable = app.world().resource::<MoveDrag>().playable.clone().unwrap();
+        let ghost = {
+            let g = &app.world().resource::<Session>().game;
+            let s = Situation::from_world(g.world());
+            let i = s.find("33rd Foot").unwrap();
+            built_situation(&s, i, &steps, playable.allowance).unit(i).footprints()
+        };
+        let fwd = ghost[0].forward();
+        let from = ghost.iter().map(|f| f.front_centre()).sum::<Vec2>() / ghost.len() as f32 - fwd * 0.3;
+        drag(&mut app, unit, DragKind::Advance, vec![from, from + fwd * 2.0]);
+        let built = app.world().resource::<MoveDrag>().steps.clone();
+        assert_eq!(built.len(), 2, "{:?}", refusal(&app));
+        assert!(matches!(built[1], MoveStep::Forward(d) if (d - 2.0).abs() < 1e-3), "{built:?}");
+        // Backspace takes the forward step back; a shorter one replaces it.
+        press(&mut app, KeyCode::Backspace);
+        assert_eq!(app.world().resource::<MoveDrag>().steps.len(), 1);
+        drag(&mut app, unit, DragKind::Advance, vec![from, from + fwd * 1.5]);
+        let built = app.world().resource::<MoveDrag>().steps.clone();
+        assert_eq!(built.len(), 2);
+        press(&mut app, KeyCode::Enter);
+        let g = &app.world().resource::<Session>().game;
+        assert_eq!(g.actions().len(), n + 1, "{:?}", refusal(&app));
+        assert_eq!(g.actions().last(), Some(&Action::Move { unit: "33rd Foot".into(), steps: built }));
+        let after = stands(&mut app, unit);
+        assert!((after[0].facing - ghost[0].facing).abs() < 1e-3, "the unit faces as the wheel left it");
+        assert!(!app.world().resource::<MoveDrag>().has_ghost(), "ordered: the ghost goes");
+    }
+
+    // OTP 6.1: a step that would take the move past its allowance is refused and not added; the
+    // steps built before stay, and Esc-like Drop clears them.
+    #[test]
+    fn a_refused_step_leaves_the_move_as_it_was() {
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        let unit = select(&mut app, "33rd Foot");
+        drag_and_release(&mut app, unit, Vec2::new(0.0, -4.0));
+        assert_eq!(app.world().resource::<MoveDrag>().steps.len(), 1);
+        // 3" more from the ghost is 7" of a 6" move.
+        let ghost: Vec<Vec2> = stands(&mut app, unit).iter().map(|f| f.front_centre() + Vec2::new(0.0, -4.0)).collect();
+        let from = ghost.iter().sum::<Vec2>() / ghost.len() as f32 + Vec2::new(0.0, 0.3);
+        drag(&mut app, unit, DragKind::Advance, vec![from, from + Vec2::new(0.0, -3.0)]);
+        let (action, r) = refusal(&app).expect("refused");
+        assert!(r.rule == "6.1" || r.rule == "3.1", "{r}");
+        assert_eq!(action.to_string(), "move 33rd Foot: forward 4\", then forward 3\"");
+        assert_eq!(app.world().resource::<MoveDrag>().steps, vec![MoveStep::Forward(4.0)], "the move as it was");
+        command(&mut app, MoveCommand::Drop);
+        assert!(!app.world().resource::<MoveDrag>().has_ghost());
+    }
+
+    // OTP 6.10, 10.1: the sheet offers a bonus move only when the engine would allow one: not to a
+    // unit with a Morale Marker, which "may not perform any operation". (The bonus is set on the
+    // engine's own record of it, as a charge won at 2:1 sets it.)
+    #[test]
+    fn a_bonus_move_is_offered_only_when_the_engine_allows_it() {
+        use crate::rules::otp::engine::UnitTurn;
+        use crate::rules::otp::engine::testing::{activate, ok, teaching};
+        let mut g = teaching(3);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let key = (g.turn(), g.sequence().phasing.expect("a chit is drawn"));
+        let owe = |g: &mut Game, name: &str| {
+            let e = g.unit_entity(name).unwrap();
+            g.world_mut().get_mut::<UnitTurn>(e).unwrap().bonus_move = Some(key);
+            e
+        };
+        // The Loyalist Militia carry a Morale Marker: owed, but barred (10.1).
+        let marked = owe(&mut g, "Loyalist Militia");
+        assert!(g.has_marker(marked) && g.bonus_pending(marked));
+        assert!(!bonus_open(&g, marked), "10.1 bars it: the sheet does not offer it");
+        assert!(g.check_move("Loyalist Militia", &[MoveStep::Forward(1.0)]).is_err_and(|r| r.rule == "10.1"));
+        // The 1st Maryland (not phasing, no marker): the bonus is open, and a drag may use it.
+        let free = owe(&mut g, "1st Maryland");
+        assert!(bonus_open(&g, free), "owed and free to take, whichever brigade is phasing");
+        assert!(playable(&g, Entity::PLACEHOLDER, "1st Maryland", false).is_some());
     }
 
     // OTP 6.2: the formation buttons are the engine's ChangeFormation, greyed by its check.

@@ -184,7 +184,8 @@ fn draw_table(
         {
             let at = view.to_table(o);
             let on_selected = selection.unit.is_some() && unit_at(&troops.0, at, 3.0 / view.ppi).map(|u| u.entity) == selection.unit;
-            if on_selected {
+            // A move being built drags on from its ghost.
+            if on_selected || teach.on_ghost(at) {
                 teach.start_drag(selection.unit, at, shift);
             }
         }
@@ -260,7 +261,8 @@ fn draw_table(
                 ctx.set_cursor_icon(egui::CursorIcon::Crosshair);
             }
         }
-        if response.clicked() {
+        // A click on a built move's ghost orders the move; elsewhere it selects.
+        if response.clicked() && !pointer.is_some_and(|p| teach.click(p)) {
             selection.unit = hovered;
         }
         // Teaching (the Movement overlay) or playing (a unit of the phasing brigade) may drag.
@@ -493,7 +495,9 @@ fn draw_table(
                 let firer_side = selection.unit.and_then(|s| list.iter().find(|(x, _, _)| *x == s)).map(|(_, f, _)| f.side);
                 !(targeting && firer_side.is_some_and(|side| side != u.side))
             }) {
-                tooltip(&ctx, pos, |ui| {
+                // Below the unit's stands, not over them.
+                let bounds = troops.0.iter().find(|g| g.entity == *e).map(|g| paint::screen_bounds(&view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>()));
+                tooltip(&ctx, bounds.map_or(pos, |b| super::unit_sheet::below(pos, b)), |ui| {
                     ui.horizontal(|ui| {
                         swatch(ui, side_colour(u.side));
                         ui.label(egui::RichText::new(&u.name).strong().size(15.0));

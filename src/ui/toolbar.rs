@@ -214,7 +214,7 @@ fn confirm_new_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmNew
 pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("Mouse wheel", "zoom in and out at the cursor"),
     ("Right or middle drag", "pan the table"),
-    ("Left drag", "pan (or measure, with the ruler on; or move the selected unit, with M on)"),
+    ("Left drag", "pan (or measure, with the ruler on; or move the selected unit: in a game a unit of the phasing brigade, else with M on)"),
     ("Arrows", "pan (Shift: faster)"),
     ("+ / −", "zoom about the centre"),
     ("F or Home", "fit the whole table"),
@@ -241,6 +241,7 @@ pub(crate) const PANEL_SHORTCUTS: &[(&str, &str)] = &[
     ("X", "fire mode for the selected unit: point at a target for the exact odds, click to fire (8.x)"),
     ("C", "charge mode for the selected unit: point at a target, click to charge (6.9, 9.x)"),
     ("Esc (fire, charge)", "drop the chosen target, then leave the mode"),
+    ("Enter (fire, charge)", "fire at or charge the chosen target"),
     ("Esc (dice)", "close the dice of the last report"),
 ];
 

@@ -6,15 +6,16 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
-use super::orders::{OrdersState, commander_ui as orders_ui_commander, orders_ui};
+use super::orders::{MoveCommand, OrdersState, commander_ui as orders_ui_commander, orders_ui};
 use super::overlays::{MoveDrag, OverlayCache, Overlays, legend_ui};
 use super::session::{Order, Session};
 use crate::rules::otp::engine::Action;
 use super::paint;
-use super::table_view::Selection;
+use super::camera::View;
+use super::table_view::{Selection, Troops};
 use super::{FreeRect, UiSet, root_ui};
 use crate::picture::palette;
-use crate::scenario::model::{Arm, Formation, GunSize, Rating, UnitType};
+use crate::scenario::model::{Arm, GunSize, Rating, UnitType};
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
 
 pub(super) fn plugin(app: &mut App) {
@@ -67,21 +68,48 @@ fn capitalised(s: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-pub(crate) fn formation_name(f: Formation) -> &'static str {
-    match f {
-        Formation::Column => "column",
-        Formation::Line => "line",
-        Formation::Skirmish => "skirmish line",
-        Formation::LooseOrder => "loose order",
-        Formation::Limbered => "limbered",
-        Formation::Unlimbered => "unlimbered",
-    }
-}
+pub(crate) use crate::rules::otp::engine::describe::formation as formation_name;
 
 pub(crate) fn rating_text(r: Option<Rating>) -> String {
     r.map(|r| format!("{r:?}")).unwrap_or_else(|| "not yet rolled".into())
 }
 
+
+/// The screen shift that brings `unit` (its bounds on screen) inside `free` with `margin` to
+/// spare (the left and top edges first when it cannot fit); zero when it is inside already.
+pub(crate) fn reveal(unit: egui::Rect, free: egui::Rect, margin: f32) -> egui::Vec2 {
+    let room = free.shrink(margin);
+    if !unit.is_positive() || !room.is_positive() {
+        return egui::Vec2::ZERO;
+    }
+    let axis = |lo: f32, hi: f32, min: f32, max: f32| {
+        if lo < min {
+            min - lo
+        } else if hi > max {
+            (max - hi).max(min - lo)
+        } else {
+            0.0
+        }
+    };
+    egui::vec2(axis(unit.left(), unit.right(), room.left(), room.right()), axis(unit.top(), unit.bottom(), room.top(), room.bottom()))
+}
+
+/// Where a tooltip about a unit hangs from (it opens below and right of this point): under the
+/// pointer, but no higher than the unit's lowest edge on screen, so it never covers the unit.
+pub(crate) fn below(pointer: egui::Pos2, unit: egui::Rect) -> egui::Pos2 {
+    if unit.is_positive() { egui::pos2(pointer.x, pointer.y.max(unit.bottom())) } else { pointer }
+}
+
+/// The unit's type as the rules class it (1.3–1.5, 4.2): "Line infantry", "Line dragoons
+/// (cavalry)", "Militia artillery".
+pub(crate) fn type_line(u: &Unit) -> String {
+    let arm = match u.arm {
+        Arm::Infantry => "infantry",
+        Arm::Cavalry => "dragoons (cavalry)",
+        Arm::Artillery { .. } => "artillery",
+    };
+    format!("{} {arm}", type_name(u.unit_type))
+}
 
 fn row(ui: &mut egui::Ui, key: &str, value: impl Into<egui::WidgetText>) {
     ui.label(RichText::new(key).weak());
@@ -107,9 +135,11 @@ fn sheet(
     sides: Query<&SideInfo>,
     battlefield: Option<Res<Battlefield>>,
     (mut overlays, cache, drag): (ResMut<Overlays>, Res<OverlayCache>, Res<MoveDrag>),
-    (session, mut state, mut orders): (Option<Res<Session>>, ResMut<OrdersState>, MessageWriter<Order>),
+    (session, mut state, mut orders, mut move_commands): (Option<Res<Session>>, ResMut<OrdersState>, MessageWriter<Order>, MessageWriter<MoveCommand>),
+    (mut view, troops, mut revealed): (ResMut<View>, Res<Troops>, Local<Option<Entity>>),
 ) -> Result {
     let mut sent: Vec<Action> = Vec::new();
+    let mut moves: Vec<MoveCommand> = Vec::new();
     let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else {
         // No unit: the picked commander's sheet, if any (6.12).
         if let (Some(session), Some(c)) = (&session, state.commander.and_then(|c| commanders.get(c).ok())) {
@@ -178,13 +208,13 @@ fn sheet(
                     .show(ui, |ui| legend_ui(ui, &mut overlays, unit, &cache, &drag));
             }
             if let Some(session) = &session {
-                orders_ui(ui, session, unit, &mut state, &drag, &cache, &mut sent);
+                orders_ui(ui, session, unit, &mut state, &drag, &cache, &mut sent, &mut moves);
             }
             section(ui, "Unit");
             egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
                 row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());
                 row(ui, "Brigade", brigade.map(|b| format!("{} — chit {}", b.name, b.chit)).unwrap_or_default());
-                row(ui, "Type", type_name(unit.unit_type));
+                row(ui, "Type", type_line(unit));
                 row(ui, "Arm", arm_name(unit.arm));
                 row(ui, "CV", RichText::new(unit.cv.to_string()).strong());
                 let weapons = match unit.weapon {
@@ -271,11 +301,61 @@ fn sheet(
         });
     });
     free.0.max.x = free.0.max.x.min(response.response.rect.min.x);
+    // A unit just selected is brought out from under the sheet (and any panel): the sheet never
+    // covers the unit it describes. Once per selection, so the player may pan it away again.
+    if *revealed != Some(entity)
+        && let Some(g) = troops.0.iter().find(|g| g.entity == entity)
+        && !g.stands.is_empty()
+    {
+        *revealed = Some(entity);
+        let corners: Vec<bevy::math::Vec2> = g.stands.iter().flat_map(|f| f.corners()).collect();
+        let delta = reveal(paint::screen_bounds(&view, &corners), free.0, 24.0);
+        if delta != egui::Vec2::ZERO {
+            view.pan_by_screen(delta);
+        }
+    }
     for a in sent {
         orders.write(Order(a));
+    }
+    for c in moves {
+        move_commands.write(c);
     }
     if let Some(s) = select {
         selection.unit = s;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 13, 16: the sheet and the tooltips do not cover the unit they describe.
+    #[test]
+    fn the_sheet_and_tooltips_leave_their_unit_in_view() {
+        let free = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(960.0, 620.0));
+        // A unit at x 1000–1060 is under a sheet whose left edge is at 960: pan it left, clear.
+        let unit = egui::Rect::from_min_max(egui::pos2(1000.0, 300.0), egui::pos2(1060.0, 320.0));
+        let d = reveal(unit, free, 24.0);
+        assert!(free.shrink(24.0).contains_rect(unit.translate(d)), "{d:?}");
+        assert_eq!(reveal(unit.translate(egui::vec2(-400.0, 0.0)), free, 24.0), egui::Vec2::ZERO, "already in view: no pan");
+        // Under the log at the bottom: up.
+        let low = egui::Rect::from_min_max(egui::pos2(500.0, 640.0), egui::pos2(560.0, 660.0));
+        assert!(reveal(low, free, 24.0).y < 0.0);
+        // A tooltip from a pointer on the unit hangs below the unit's stands.
+        let p = below(egui::pos2(530.0, 305.0), egui::Rect::from_min_max(egui::pos2(500.0, 300.0), egui::pos2(560.0, 320.0)));
+        assert!(p.y >= 320.0 && p.x == 530.0, "{p:?}");
+    }
+
+    // Issue 13, 13: dragoons are cavalry: the sheet's Type says so (1.2, 1.3).
+    #[test]
+    fn the_type_line_names_the_arm() {
+        let s = crate::scenario::default_scenario();
+        let mut world = World::new();
+        crate::scenario::spawn::spawn_scenario(&mut world, &s, "teaching");
+        let types: Vec<(String, String)> = world.query::<&Unit>().iter(&world).map(|u| (u.name.clone(), type_line(u))).collect();
+        let of = |n: &str| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()).unwrap();
+        assert_eq!(of("British Legion Dragoons"), "Line dragoons (cavalry)");
+        assert_eq!(of("33rd Foot"), "Line infantry");
+    }
 }

@@ -201,6 +201,13 @@ pub fn chance_at_least(kind: DiceKind, modifier: i32, target: i32) -> f64 {
     distribution(kind).iter().filter(|&&(t, _)| t + modifier >= target).map(|&(_, p)| p).sum()
 }
 
+/// A D10 against a number, as OTP 1.0 reads the die: "D10 (read 0–9, OTP 1.0) -2 at or under
+/// CV 5". The window's odds and the CLI say it alike.
+pub fn d10_at_or_under(modifier: i32, what: &str) -> String {
+    let m = if modifier == 0 { String::new() } else { format!(" {modifier:+}") };
+    format!("D10 (read 0–9, OTP 1.0){m} at or under {what}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,3 +311,4 @@ mod tests {
         assert_eq!(a.two_d10(), b.two_d10());
     }
 }
+

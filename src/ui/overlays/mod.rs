@@ -31,8 +31,8 @@ use crate::scenario::spawn::{Battlefield, Unit};
 use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
 use crate::table::situation::Situation;
-pub(crate) use movement::{DragKind, step as drag_step};
-use movement::{AllowanceInfo, Preview};
+pub(crate) use movement::{DragKind, built_situation, step as drag_step, used_left};
+use movement::{AllowanceInfo, Built, Preview};
 use scene::{Scene, colours};
 use sight::{Mark, SightView};
 
@@ -82,10 +82,12 @@ pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("E", "teaching overlay: enfilade line, flank and rear zones (8.11, 9.1)"),
     ("L", "teaching overlay: line of sight to the enemy under the pointer (8.7–8.9)"),
     ("M", "teaching overlay: movement envelope; drag the unit to try a move (6.x)"),
-    ("Drag the selected unit", "with M on: forward / oblique; from an end stand: wheel; a column: its head's path"),
-    ("Shift-drag", "with M on: side step (half rate); a skirmish line: the whole line"),
-    ("Drag a skirmisher's stand", "with M on or in a game: that stand alone (5.3, 6.4); the others stay"),
-    ("Drag a unit of the phasing brigade", "in a game: a move order, judged by the engine (green / red ghost); let go to order it"),
+    ("Drag the selected unit", "forward / oblique; from an end stand: wheel; a column: its head's path. In a game a unit of the phasing brigade drags with M off or on; otherwise M turns on the try-out"),
+    ("Shift-drag", "side step (half rate); a skirmish line: the whole line"),
+    ("Drag a skirmisher's stand", "that stand alone (5.3, 6.4); the others stay"),
+    ("Drag a unit of the phasing brigade", "in a game: each drag adds a step to the move (wheel, then forward…), judged by the engine with the inches used and left; drag on from the ghost"),
+    ("Enter, or click the ghost", "order the move built on the table (6.1, 6.3)"),
+    ("Backspace", "take back the move's last step"),
     ("Click a commander's figure", "in a game: pick him up; then click the table to ride there, or a unit of his command to join it (6.12)"),
 ];
 
@@ -102,8 +104,11 @@ pub(crate) struct MoveDrag {
     /// In a game: the selected unit of the phasing brigade, which a drag moves by order (set
     /// by `orders` every frame). Its drag is judged by the engine, not the teaching overlay.
     pub playable: Option<super::orders::Playable>,
-    /// A game drag was let go: `orders` turns its ghost into an order (or shows the refusal).
+    /// A game drag was let go: `orders` adds its step to the move (or shows the refusal).
     pub released: bool,
+    /// In a game: the steps of the move built so far on the table (each drag adds one, 6.3);
+    /// `orders` sends them as one order on Enter or a click on the ghost.
+    pub steps: Vec<MoveStep>,
 }
 
 impl MoveDrag {
@@ -116,7 +121,7 @@ impl MoveDrag {
         self.playable.as_ref().is_some_and(|p| Some(p.unit) == unit)
     }
     pub fn has_ghost(&self) -> bool {
-        self.unit.is_some() && self.points.len() >= 2
+        self.unit.is_some() && (self.points.len() >= 2 || !self.steps.is_empty())
     }
 }
 
@@ -137,8 +142,11 @@ impl Snapshot {
 
 type BaseKey = (u64, Option<Entity>, Option<Entity>, Overlays);
 type SightKey = (u64, Entity, Entity, bool);
-/// (snapshot, unit, kind, points, the game's revision and special move for a game drag).
-type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>, Option<(u64, bool)>);
+/// (snapshot, unit, kind, points, the game's revision and special move for a game drag, the
+/// steps built before it).
+type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>, Option<(u64, bool)>, String);
+/// (snapshot, unit, the game's revision, the steps built, a drag under way).
+type BuiltKey = (u64, Entity, u64, String, bool);
 
 /// The overlays' drawings, kept until what they show changes.
 #[derive(Resource, Default)]
@@ -152,6 +160,8 @@ pub(crate) struct OverlayCache {
     verdict: Option<super::orders::Verdict>,
     /// The selected unit's allowance, for the legend.
     allowance: Option<(String, AllowanceInfo)>,
+    /// In a game: the move built so far, and its ghost.
+    built: Option<(BuiltKey, Built, Scene)>,
 }
 
 impl OverlayCache {
@@ -171,6 +181,8 @@ pub(crate) struct Teach<'w> {
     cache: ResMut<'w, OverlayCache>,
     /// The game, to judge a drag of the phasing brigade's unit.
     session: Option<Res<'w, super::session::Session>>,
+    /// A click on a built move's ghost orders it.
+    moves: MessageWriter<'w, super::orders::MoveCommand>,
 }
 
 impl Teach<'_> {
@@ -182,10 +194,35 @@ impl Teach<'_> {
             return false;
         }
         let (Some(s), Some(i)) = (&self.snapshot.situation, self.snapshot.unit(selected)) else { return false };
-        let kind = movement::grab_kind(s.unit(i), at, shift);
+        // A move being built: the next step starts where its ghost stands.
+        let steps = if self.drag.unit == selected && self.drag.plays(selected) { std::mem::take(&mut self.drag.steps) } else { Vec::new() };
+        let kind = match self.built_for(e, &steps) {
+            Some(b) => movement::grab_kind(b.situation(s, i).unit(i), at, shift),
+            None => movement::grab_kind(s.unit(i), at, shift),
+        };
         let playable = self.drag.playable.take();
-        *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None, playable, released: false };
+        *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None, playable, released: false, steps };
         true
+    }
+
+    /// The cached plan of a move being built, if it is of these steps.
+    fn built_for(&self, e: Entity, steps: &[MoveStep]) -> Option<&Built> {
+        let (k, b, _) = self.cache.built.as_ref()?;
+        (k.1 == e && !steps.is_empty() && b.steps == steps).then_some(b)
+    }
+
+    /// Whether a point is on the ghost of the move being built (a drag may start there).
+    pub fn on_ghost(&self, at: Vec2) -> bool {
+        self.drag.unit.is_some_and(|e| self.built_for(e, &self.drag.steps).is_some_and(|b| b.contains(at)))
+    }
+
+    /// A click on the table: on a built move's ghost it orders the move (true: taken).
+    pub fn click(&mut self, at: Vec2) -> bool {
+        let on = self.on_ghost(at);
+        if on {
+            self.moves.write(super::orders::MoveCommand::Commit);
+        }
+        on
     }
 
     pub fn drag_to(&mut self, at: Vec2, shift: bool) {
@@ -250,7 +287,7 @@ impl Teach<'_> {
             let kind = movement::grab_kind(s.unit(i), points[0], shift);
             // Shown, not let go: in a game the ghost waits and no order is sent.
             let playable = self.drag.playable.take();
-            *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points, active: false, pending: None, playable, released: false };
+            *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points, active: false, pending: None, playable, released: false, steps: Vec::new() };
         }
         if self.drag.unit.is_some() && (self.drag.unit != selected || !(o.movement || play)) {
             self.drag.clear();
@@ -310,15 +347,39 @@ impl Teach<'_> {
             Some((p, _)) => Some(p.allowance),
             None => self.cache.allowance.as_ref().map(|(_, info)| info.allowance),
         };
+        // In a game, the move built so far: its ghost, and where the next drag starts.
+        let steps_key = format!("{:?}", self.drag.steps);
+        match (&game, self.drag.unit, self.snapshot.unit(self.drag.unit), allowance) {
+            (Some((p, session)), Some(e), Some(i), Some(allowance)) if !self.drag.steps.is_empty() => {
+                let key: BuiltKey = (generation, e, session.revision, steps_key.clone(), self.drag.points.len() >= 2);
+                if self.cache.built.as_ref().is_none_or(|(k, _, _)| *k != key) {
+                    changed = true;
+                    let b = movement::build(s, i, &self.drag.steps, allowance);
+                    let sc = movement::built_scene(&b, p.spent, p.most, key.4);
+                    self.cache.built = Some((key, b, sc));
+                }
+            }
+            _ => self.cache.built = None,
+        }
         match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, allowance) {
             (Some(e), Some(i), true, Some(allowance)) => {
                 let judged = game.as_ref().map(|(p, session)| (session.revision, p.special));
-                let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(), judged);
+                let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(), judged, steps_key);
                 if self.cache.drag.as_ref().is_none_or(|(k, _)| *k != key) {
                     changed = true;
-                    let p = self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, allowance));
+                    let built = self.cache.built.as_ref().map(|(_, b, _)| b).filter(|b| b.steps == self.drag.steps);
+                    let p = match built {
+                        // The step is dragged from the ghost, with what the built steps leave.
+                        Some(b) => {
+                            let left = |a: f32| (a - b.spent()).max(0.0);
+                            let rest = crate::table::movement::Allowance { full: left(allowance.full), road: allowance.road.map(left) };
+                            self.drag.kind.and_then(|k| movement::preview(&b.situation(s, i), i, k, &self.drag.points, rest))
+                        }
+                        None => self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, allowance)),
+                    };
+                    let before = built.map_or(0.0, Built::spent);
                     self.cache.verdict = match (&game, &p) {
-                        (Some((playable, session)), Some(p)) => Some(super::orders::judge(&session.game, playable, &p.step, &p.report)),
+                        (Some((playable, session)), Some(p)) => Some(super::orders::judge(&session.game, playable, &self.drag.steps, before, &p.step, &p.report)),
                         _ => None,
                     };
                     let verdict = self.cache.verdict.as_ref();
@@ -345,12 +406,18 @@ impl Teach<'_> {
         let mut out = Vec::new();
         if !self.overlays.any() {
             // A game drag shows its ghost without the teaching overlays.
-            if self.drag.plays(self.drag.unit)
-                && let Some((_, Some((_, s)))) = &self.cache.drag
-            {
-                out.push(s);
+            if self.drag.plays(self.drag.unit) {
+                if let Some((_, _, s)) = &self.cache.built {
+                    out.push(s);
+                }
+                if let Some((_, Some((_, s)))) = &self.cache.drag {
+                    out.push(s);
+                }
             }
             return out;
+        }
+        if let Some((_, _, s)) = &self.cache.built {
+            out.push(s);
         }
         if let Some((_, shapes, tags)) = &self.cache.envelope {
             out.push(shapes);
@@ -601,6 +668,7 @@ mod tests {
         world.init_resource::<MoveDrag>();
         world.init_resource::<Snapshot>();
         world.init_resource::<OverlayCache>();
+        world.init_resource::<Messages<crate::ui::orders::MoveCommand>>();
         let e = world.query::<(Entity, &Unit)>().iter(&world).find(|(_, u)| u.name == "33rd Foot").map(|(e, _)| e).unwrap();
         let front = world.get::<Footprint>(world.get::<Unit>(e).unwrap().stands[0]).unwrap().front_centre();
         let grab = front - Vec2::new(0.0, -0.3);
@@ -616,6 +684,16 @@ mod tests {
         world.resource_mut::<Overlays>().movement = false;
         world.resource_mut::<MoveDrag>().playable = Some(crate::ui::orders::Playable { unit: e, name: "33rd Foot".into(), allowance: crate::table::movement::Allowance::new(6.0), special: false, spent: 0.0, most: Some(6.0) });
         assert_eq!(press(&mut world), (true, true), "in a game: let go, it is an order");
+    }
+
+    // F1 says what the engine allows: a unit of the phasing brigade is dragged with M off (the
+    // test above), so the help never says M is needed for it.
+    #[test]
+    fn the_help_says_a_game_drag_needs_no_m() {
+        let (_, drag) = SHORTCUTS.iter().find(|(k, _)| *k == "Drag the selected unit").expect("listed");
+        assert!(drag.contains("with M off or on"), "{drag}");
+        assert!(!SHORTCUTS.iter().any(|(_, t)| t.starts_with("with M on")), "{SHORTCUTS:?}");
+        assert!(SHORTCUTS.iter().any(|(k, _)| k.contains("Enter")) && SHORTCUTS.iter().any(|(k, _)| *k == "Backspace"), "building a move is in F1");
     }
 
     #[test]

@@ -489,6 +489,91 @@ pub(crate) fn judged_scene(p: &Preview, legal: bool, text: String) -> Scene {
     out
 }
 
+/// A move built of steps on the table, in a game (6.1, 6.3: the facing changes as the unit
+/// moves): where the unit stands after each step and the inches used by then, as the geometry
+/// plans them. The engine judges the whole move each time a step is added.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Built {
+    pub steps: Vec<MoveStep>,
+    /// After each step: the stands and the inches the move has used so far.
+    pub after: Vec<(Vec<Footprint>, f32)>,
+    pub formation: Formation,
+}
+
+/// Plans the steps one prefix at a time (`plan_move` over the first k steps), for the ghost of
+/// each step.
+pub(crate) fn build(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> Built {
+    let mut formation = s.unit(unit).formation;
+    let after = (1..=steps.len())
+        .map(|k| {
+            let r = plan_move(s, unit, &steps[..k], allowance);
+            formation = r.formation;
+            (r.stands, r.spent)
+        })
+        .collect();
+    Built { steps: steps.to_vec(), after, formation }
+}
+
+impl Built {
+    /// Inches the whole built move uses.
+    pub fn spent(&self) -> f32 {
+        self.after.last().map_or(0.0, |(_, s)| *s)
+    }
+
+    /// Where the unit stands when the built steps are done (the first stands of its next drag).
+    pub fn stands(&self) -> Option<&[Footprint]> {
+        self.after.last().map(|(f, _)| f.as_slice())
+    }
+
+    /// The table with the unit where the built steps leave it: the next drag starts there.
+    pub fn situation(&self, s: &Situation, unit: usize) -> Situation {
+        match self.stands() {
+            Some(f) => s.with_stands(unit, f, self.formation),
+            None => s.clone(),
+        }
+    }
+
+    /// Whether a point is on the ghost's stands.
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.stands().is_some_and(|f| f.iter().any(|f| f.contains(p)))
+    }
+}
+
+/// The table with the unit where `steps` leave it (as the table is, with none).
+pub(crate) fn built_situation(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> Situation {
+    if steps.is_empty() { s.clone() } else { build(s, unit, steps, allowance).situation(s, unit) }
+}
+
+/// "2.9\" of 6\" used · 3.1\" left" after `used` inches of an operation allowing `most`.
+pub(crate) fn used_left(used: f32, most: Option<f32>) -> String {
+    match most {
+        Some(m) => format!("{} of {} used · {} left", inches(used), inches(m), inches((m - used).max(0.0))),
+        None => format!("{} used", inches(used)),
+    }
+}
+
+/// The ghost of a built move: each step's stands, numbered, with the inches used and left after
+/// it (`before`: spent in the operation before this move), and how to order, shorten or drop it.
+pub(crate) fn built_scene(b: &Built, before: f32, most: Option<f32>, dragging: bool) -> Scene {
+    let mut out = Scene::default();
+    let n = b.after.len();
+    for (k, ((stands, spent), step)) in b.after.iter().zip(&b.steps).enumerate() {
+        let last = k + 1 == n;
+        let (fill, edge) = if last { (colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE) } else { (colours::GHOST_OK_FILL.gamma_multiply(0.4), colours::GHOST_REACH_EDGE) };
+        out.over.push(Prim::Stands { stands: stands.clone(), fill, edge, dash: !last });
+        let fwd = stands.first().map(|f| f.forward()).unwrap_or(Vec2::Y);
+        let front = stands.iter().map(|f| f.front_centre()).sum::<Vec2>() / stands.len().max(1) as f32;
+        let mut text = format!("{}. {step} · {}", k + 1, used_left(before + spent, most));
+        if last && !dragging {
+            text.push_str("\nEnter or click the ghost: order the move · Backspace: take back the last step · Esc: drop it");
+        }
+        // Earlier steps' tags only when the unit stands elsewhere after them; beside, not ahead.
+        let dirs = if last { vec![fwd, fwd.perp(), -fwd.perp()] } else { vec![-fwd.perp(), fwd.perp()] };
+        out.tags.push(Tag::new(front, text, colours::GHOST_OK_TAG, colours::GHOST_OK_EDGE).towards(&dirs));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,6 +672,28 @@ mod tests {
         let sc = preview_scene(&p);
         assert!(sc.over.iter().any(|x| matches!(x, Prim::Badge { at, .. } if (at.y - 13.0).abs() < 0.05)), "{:?}", sc.over);
         assert!(sc.tags.iter().any(|t| t.text.contains("Wood") && t.text.contains("(6.6)")));
+    }
+
+    // OTP 6.1, 6.3: a move built of steps shows each step's ghost with the inches used and left
+    // after it, in the rules' words; the next drag starts where the last step left the unit.
+    #[test]
+    fn a_built_move_shows_each_step_with_inches_used_and_left() {
+        let s = table(vec![line()]);
+        let a = allowance(s.unit(0)).unwrap().allowance;
+        let steps = vec![MoveStep::Wheel { pivot: End::Right, angle: 17.29 }, MoveStep::Forward(2.0)];
+        let b = build(&s, 0, &steps, a);
+        assert_eq!(b.after.len(), 2);
+        let (wheel, total) = (b.after[0].1, b.spent());
+        assert!(wheel > 2.0 && (total - wheel - 2.0).abs() < 1e-3, "{wheel} then {total}");
+        let sc = built_scene(&b, 0.0, Some(6.0), false);
+        let texts: Vec<&str> = sc.tags.iter().map(|t| t.text.as_str()).collect();
+        assert!(texts[0].starts_with(&format!("1. wheel 17° on the right flank · {} of 6\" used · {} left", inches(wheel), inches(6.0 - wheel))), "{texts:?}");
+        assert!(texts[1].starts_with(&format!("2. forward 2\" · {} of 6\" used · {} left", inches(total), inches(6.0 - total))), "{texts:?}");
+        assert!(texts[1].contains("Enter") && texts[1].contains("Backspace"), "{texts:?}");
+        // The next step starts from the wheeled ghost, facing as the wheel left it.
+        let after = built_situation(&s, 0, &steps, a);
+        assert!((after.unit(0).stands[0].footprint.facing - 17.29).abs() < 1e-3);
+        assert!(b.contains(after.unit(0).stands[0].footprint.centre) && !b.contains(s.unit(0).stands[0].footprint.centre + v(0.0, -3.0)));
     }
 
     #[test]

@@ -176,7 +176,8 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, s
     if c.automatic {
         out.push_str("closure: automatic on a flank or rear, no roll (OTP 9.1)\n");
     } else {
-        out.push_str(&format!("closure: D10 (0-9) {} at or under CV {} closes: {} (OTP 9.1)\n", signed(c.total_modifier), c.cv, pct(c.probability)));
+        let roll = crate::rules::otp::dice::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
+        out.push_str(&format!("closure: {roll} closes: {} (OTP 9.1)\n", pct(c.probability)));
         for m in &c.modifiers {
             let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
             out.push_str(&format!("  {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));

@@ -6,6 +6,7 @@ use std::fmt;
 use bevy::math::Vec2;
 use serde::{Deserialize, Serialize};
 
+use super::describe;
 use super::report::Refusal;
 use crate::rules::otp::charts::Ammo;
 use crate::scenario::model::{Formation, Table};
@@ -201,15 +202,15 @@ impl fmt::Display for Action {
             Action::RemoveMarker { unit, how: Removal::Roll } => write!(f, "{unit} rolls to remove its Morale Marker"),
             Action::RemoveMarker { unit, how: Removal::Pass { commander } } => write!(f, "{commander} uses a morale pass on {unit}"),
             Action::RemoveMarker { unit, how: Removal::RerollWithPass { commander } } => write!(f, "{commander} spends a morale pass for {unit} to re-roll"),
-            Action::Move { unit, steps } => write!(f, "move {unit}: {steps:?}"),
-            Action::ChangeFormation { unit, formation } => write!(f, "{unit} forms {formation:?}"),
+            Action::Move { unit, steps } => write!(f, "move {unit}: {}", describe::steps(steps)),
+            Action::ChangeFormation { unit, formation } => write!(f, "{unit} forms {}", describe::formation(*formation)),
             Action::Fire { unit, target, ammo: None } => write!(f, "{unit} fires at {target}"),
-            Action::Fire { unit, target, ammo: Some(a) } => write!(f, "{unit} fires {a:?} at {target}"),
+            Action::Fire { unit, target, ammo: Some(a) } => write!(f, "{unit} fires {} at {target}", describe::ammo(*a)),
             Action::Charge { unit, target } => write!(f, "{unit} charges {target}"),
             Action::EndActivation => write!(f, "end the activation"),
             Action::AttemptRebuild { unit } => write!(f, "{unit} tries to rebuild"),
             Action::EndTurn => write!(f, "end the turn"),
-            Action::SpecialMove { unit, steps } => write!(f, "special move {unit}: {steps:?}"),
+            Action::SpecialMove { unit, steps } => write!(f, "special move {unit}: {}", describe::steps(steps)),
             Action::Detach { gun } => write!(f, "{gun} detaches"),
             Action::Attach { gun, unit } => write!(f, "{gun} attaches to {unit}"),
             Action::MoveCommander { commander, to } => write!(f, "{commander} moves to ({:.2}, {:.2})", to.x, to.y),
@@ -218,7 +219,11 @@ impl fmt::Display for Action {
             Action::Reman { unit } => write!(f, "{unit} remans its guns"),
             Action::ChargeWith { unit, target, options } => {
                 let how = if options.special { "special move to contact" } else { "charge" };
-                write!(f, "{unit}: {how} on {target} (reaction {:?}, countercharge {})", options.reaction, if options.countercharge { "allowed" } else { "declined" })
+                let reaction = match options.reaction {
+                    Reaction::Stay => "a light target that passes stays",
+                    Reaction::Withdraw => "a light target that passes withdraws",
+                };
+                write!(f, "{unit}: {how} on {target} ({reaction}, countercharge {})", if options.countercharge { "allowed" } else { "declined" })
             }
         }
     }

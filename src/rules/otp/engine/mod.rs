@@ -28,6 +28,7 @@ pub mod attach;
 pub mod charge;
 pub mod commanders;
 pub mod crew;
+pub mod describe;
 pub mod drivers;
 pub mod fire;
 pub mod morale;

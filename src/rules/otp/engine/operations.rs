@@ -30,7 +30,7 @@ impl fmt::Display for Activity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Activity::Move => write!(f, "move"),
-            Activity::Form(to) => write!(f, "form {to:?}"),
+            Activity::Form(to) => write!(f, "form {}", super::describe::formation(*to)),
             Activity::Fire => write!(f, "fire"),
             Activity::Charge => write!(f, "charge"),
         }
@@ -255,7 +255,7 @@ impl Game {
                     _ => None,
                 };
                 if deploy.is_none_or(|d| new != [Activity::Form(d)]) {
-                    let what = deploy.map_or("it is deployed already, so it stands".to_string(), |d| format!("it may only form {d:?}"));
+                    let what = deploy.map_or("it is deployed already, so it stands".to_string(), |d| format!("it may only form {}", super::describe::formation(d)));
                     return refuse("10.2", format!("{} rolled Deploy on the MORALE RESULTS TABLE: {what}", u.name));
                 }
             }
@@ -270,9 +270,11 @@ impl Game {
             let (rule, why) = if militia && formed.is_some_and(|i| done[i..].contains(&Activity::Move)) {
                 ("6.2", "militia units can only change formation: they cannot move after changing formation (3.1, 6.2)".to_string())
             } else if t.done.is_empty() {
-                (section(arm), format!("{} is not a permitted {arm:?} operation from {start:?}", list(new)))
+                (section(arm), format!("{} is not a permitted {} operation from {}", list(new), arm_word(arm), super::describe::formation(start)))
+            } else if t.done.contains(&Activity::Move) && new.contains(&Activity::Move) {
+                (section(arm), format!("it has already moved this turn: a move is one order of as many steps as it needs (a wheel, then forward…), and no operation has a second move; it has done: {}", list(&t.done)))
             } else {
-                (section(arm), format!("it has already done: {}; a unit performs one permitted operation a turn, and \"{}\" is not part of one", list(&t.done), list(new)))
+                (section(arm), format!("it has already done: {}; with {} added it would fit none of its permitted operations, and a unit performs one a turn", list(&t.done), list(new)))
             };
             return refuse(rule, format!("{}: {why} (permitted: {})", u.name, permitted(arm)));
         }
@@ -453,7 +455,7 @@ impl Game {
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
         report.outcome = format!("{name} spends {:.2}\" ({:.2}\" in all this turn); its operation: {}", plan.spent, p.spent + plan.spent, names.join(" or "));
-        report.change("6.1", format!("{name} is now in {:?}, front at ({:.2}, {:.2})", plan.formation, plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
+        report.change("6.1", format!("{name} is now in {}, front at ({:.2}, {:.2})", super::describe::formation(plan.formation), plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
         if plan.off_table {
             self.turn_mut(unit).off_table = true;
             report.change("6.1", format!("{name} has left the table"));
@@ -468,7 +470,7 @@ impl Game {
             let most = self.galloper_moves(gun).map_or_else(|| self.normal_move(gun, self.unit(gun).formation), |g| g.move_only);
             let spent = self.unit_turn(gun).spent + c.travelled;
             if spent > most + EPS {
-                return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {:?} move of {most}\"; this would take it {spent:.2}\"", c.unit, self.unit(gun).formation));
+                return refuse("7.5", format!("{} is attached to {name} and moves with it only within its {} move of {most}\"; this would take it {spent:.2}\"", c.unit, super::describe::formation(self.unit(gun).formation)));
             }
         }
         Ok(())
@@ -555,9 +557,17 @@ impl Game {
         self.carry_riders(&mut report, unit, true);
         self.record(&p, p.spent + plan.spent);
         let names: Vec<String> = fitting.iter().map(|o| o.to_string()).collect();
-        report.outcome = format!("{name} forms {to:?} from {from:?} for {:.2}\"; its operation: {}", plan.spent, names.join(" or "));
-        report.change("6.2", format!("{name} is now in {to:?}"));
+        report.outcome = format!("{name} forms {} from {} for {:.2}\"; its operation: {}", super::describe::formation(to), super::describe::formation(from), plan.spent, names.join(" or "));
+        report.change("6.2", format!("{name} is now in {}", super::describe::formation(to)));
         Ok(report)
+    }
+}
+
+fn arm_word(arm: ArmClass) -> &'static str {
+    match arm {
+        ArmClass::Infantry => "infantry",
+        ArmClass::Cavalry => "cavalry",
+        ArmClass::Artillery => "artillery",
     }
 }
 

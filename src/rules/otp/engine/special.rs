@@ -106,7 +106,7 @@ impl Game {
             self.turn_mut(unit).special_move = true;
         }
         report.outcome = format!("{name} makes a special move of {:.2}\" (allowed {limit:.2}\"); its operation is done", plan.spent);
-        report.change("6.8", format!("{name} is now in {:?}, front at ({:.2}, {:.2})", plan.formation, plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
+        report.change("6.8", format!("{name} is now in {}, front at ({:.2}, {:.2})", super::describe::formation(plan.formation), plan.stands[0].front_centre().x, plan.stands[0].front_centre().y));
         if plan.off_table {
             self.turn_mut(unit).off_table = true;
             report.change("6.1", format!("{name} has left the table"));
