@@ -29,8 +29,10 @@ mod log;
 mod orders;
 mod overlays;
 mod paint;
+mod roster;
 mod ruler;
 mod screenshot;
+mod settings;
 pub mod session;
 mod solo;
 mod table_view;
@@ -131,7 +133,8 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
         .add_systems(Update, retitle)
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
-        .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin));
+        .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
+        .add_plugins((settings::plugin, roster::plugin, overlays::trail::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so
