@@ -99,7 +99,7 @@ fn start_folder(current: Option<&Path>) -> PathBuf {
 const RON: &str = "Scenarios and saved games (.ron)";
 
 fn browser(title: &str, folder: PathBuf) -> FileDialog {
-    FileDialog::new().title(title).initial_directory(folder).as_modal(true).default_size([720.0, 440.0]).add_file_filter_extensions(RON, vec!["ron"]).default_file_filter(RON)
+    FileDialog::new().title(title).initial_directory(folder).as_modal(true).default_size([720.0, 440.0]).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).add_file_filter_extensions(RON, vec!["ron"]).default_file_filter(RON)
 }
 
 /// The browser for picking a file to open.

@@ -141,13 +141,11 @@ pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<E
             if r.clicked() {
                 clicked = session.app_entity(e);
             }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(RichText::new(format!("{}/{} figs · {}", u.figures, u.initial_figures, formation_name(u.formation))).weak());
-            });
         });
+        // Strength and formation under the name: a long name never runs into them.
         ui.horizontal(|ui| {
             ui.add_space(18.0);
-            let text = RichText::new(state).small();
+            let text = RichText::new(format!("{}/{} figs · {} · {state}", u.figures, u.initial_figures, formation_name(u.formation))).small();
             ui.add(egui::Label::new(match tint {
                 Some(c) => text.color(c),
                 None => text.weak(),

@@ -262,7 +262,7 @@ fn fold_strips(mut contexts: EguiContexts, mut free: ResMut<FreeRect>, mut setti
         let (panel, label, what) = match fold {
             Fold::Turn => (egui::Panel::left("fold_turn"), "▶", "Unfold the turn panel and the roster (F2)"),
             Fold::Sheet => (egui::Panel::right("fold_sheet"), "◀", "Unfold the unit sheet (F3)"),
-            Fold::Log => (egui::Panel::bottom("fold_log"), "▲ Log (F4)", "Unfold the game log (F4)"),
+            Fold::Log => (egui::Panel::bottom("fold_log"), "Show the log (F4)", "Unfold the game log (F4)"),
         };
         let response = panel.resizable(false).exact_size(24.0).show(&mut root, |ui| {
             ui.add_space(2.0);

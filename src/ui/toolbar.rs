@@ -336,18 +336,19 @@ fn toolbar(
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx, "toolbar_root", free.0);
     // Key hints on the buttons when the bar has the room for them.
-    let roomy = free.0.width() >= 1200.0;
+    let roomy = free.0.width() >= 1250.0;
     let response = egui::Panel::top("toolbar").show(&mut root, |ui| {
         ui.add_space(3.0);
         // Wraps onto a second row rather than losing a control on a narrow window.
         ui.horizontal_wrapped(|ui| {
-            if let Some(b) = battlefield.as_ref().filter(|_| free.0.width() >= 1100.0) {
+            // The name is in the window's title; here only when there is room to spare.
+            if let Some(b) = battlefield.as_ref().filter(|_| free.0.width() >= 1500.0) {
                 ui.label(RichText::new(&b.scenario.name).strong().size(16.0).color(egui::Color32::from_rgb(236, 228, 200)))
                     .on_hover_text(format!("{}\n\n{}", b.source, b.scenario.description));
                 ui.separator();
             }
             let current = battlefield.as_ref().map(|b| b.source.clone()).unwrap_or_default();
-            ui.menu_button("📂 Open ▾", |ui| open_menu(ui, &mut open, &settings, &current, &mut world_commands))
+            ui.menu_button("📂 Open", |ui| open_menu(ui, &mut open, &settings, &current, &mut world_commands))
                 .response
                 .on_hover_text(format!("Open a scenario or a saved game: browse ({}), a recent file, a scenario near at hand", key(Shortcut::Open)));
             if let Some(s) = &session {
@@ -396,16 +397,17 @@ fn toolbar(
                 }
             }
             ui.separator();
-            ui.menu_button("View ▾", |ui| view_menu(ui, &mut settings)).response.on_hover_text("Fold and unfold the panels, the roster, the trail of moves, the text size");
+            ui.menu_button("View", |ui| view_menu(ui, &mut settings)).response.on_hover_text("Fold and unfold the panels, the roster, the trail of moves, the text size");
             if ui.selectable_label(help.open, "❓ Help").on_hover_text("Shortcuts, the legend of colours, how a turn goes (F1)").clicked() {
                 help.open = !help.open;
             }
-            // Where the game is, when there is room (the turn panel says it at length).
+            // Where the game is, on the same row when there is room (the turn panel says it at length).
             if let Some(s) = &session
-                && ui.available_width() > 260.0
+                && ui.available_width() > 320.0
             {
                 ui.separator();
-                ui.label(RichText::new(readout(s)).color(egui::Color32::from_rgb(236, 228, 200))).on_hover_text("Where the game is in the sequence of play (OTP 4.2–4.5)");
+                let text = RichText::new(readout(s)).color(egui::Color32::from_rgb(236, 228, 200));
+                ui.add(egui::Label::new(text).truncate()).on_hover_text("Where the game is in the sequence of play (OTP 4.2–4.5)");
             }
         });
         ui.add_space(2.0);
