@@ -579,6 +579,50 @@ fn drag_checks(display: &str, dir: &Path) -> Vec<Check> {
     }
 }
 
+/// The share of the picture that is bare cloth: how much of the table the panels leave.
+fn cloth_share(png: &Path) -> Result<(f64, (u32, u32)), String> {
+    let img = image::open(png).map_err(|e| format!("{}: {e}", png.display()))?.to_rgb8();
+    let cloth = [palette::CLOTH[0], palette::CLOTH[1], palette::CLOTH[2]];
+    let n = img.pixels().filter(|p| near(&p.0, cloth, 10)).count();
+    Ok((n as f64 / img.pixels().len() as f64, img.dimensions()))
+}
+
+/// Issue 13's shell: folded panels are remembered in the settings file and give the table room;
+/// the window works at 1024×640; a bad settings file is told and left alone, never a crash.
+fn shell_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let settings = dir.join("shell-settings.ron");
+    let shot = |name: &str, settings_text: &str, extra: &[(&str, &str)]| -> Result<(f64, (u32, u32), String), String> {
+        let _ = std::fs::write(&settings, settings_text);
+        let png = dir.join(format!("shell-{name}.png"));
+        let mut env = vec![("OTP_SETTINGS", settings.to_str().unwrap_or_default()), ("OTP_SELECT", "23rd Foot")];
+        env.extend_from_slice(extra);
+        let stdout = play_screenshot(display, &png, &env)?;
+        let (share, size) = cloth_share(&png)?;
+        Ok((share, size, stdout))
+    };
+    let open = shot("unfolded", "(turn_panel: true, unit_sheet: true, log: true)", &[]);
+    let folded = shot("folded", "(turn_panel: false, unit_sheet: false, log: false)", &[]);
+    checks.push(match (&open, &folded) {
+        (Ok((a, ..)), Ok((b, ..))) => check("folded_panels_are_remembered_and_give_the_table_room", *b > *a + 0.15, || format!("cloth {:.0}% unfolded, {:.0}% folded", a * 100.0, b * 100.0)),
+        (Err(e), _) | (_, Err(e)) => Check { name: "folded_panels_are_remembered_and_give_the_table_room", result: Err(e.clone()) },
+    });
+    let small = shot("1024x640", "(text_size: 1.0)", &[("OTP_WINDOW", "1024x640")]);
+    checks.push(match &small {
+        Ok((share, size, _)) => check("the_window_works_at_1024x640", *size == (1024, 640) && *share > 0.2, || format!("{size:?}, cloth {:.0}%", share * 100.0)),
+        Err(e) => Check { name: "the_window_works_at_1024x640", result: Err(e.clone()) },
+    });
+    let bad = "(turn_panel: maybe)";
+    let told = shot("bad-settings", bad, &[]);
+    let kept = std::fs::read_to_string(&settings).unwrap_or_default();
+    checks.push(match &told {
+        Ok(_) => check("a_bad_settings_file_is_left_alone", kept == bad, || format!("the file now reads {kept:?}")),
+        Err(e) => Check { name: "a_bad_settings_file_is_left_alone", result: Err(e.clone()) },
+    });
+    let _ = std::fs::remove_file(&settings);
+    checks
+}
+
 fn main() -> ExitCode {
     println!("\nrunning window test (otp play --screenshot on the default scenario)");
     let mut _server = None;
@@ -663,6 +707,7 @@ fn main() -> ExitCode {
         Err(e) => checks.push(check("xvfb_1024x640_starts", false, || e)),
     }
     checks.extend(orders_checks(&display, &dir));
+    checks.extend(shell_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());
     drop(_server);
 

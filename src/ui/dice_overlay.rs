@@ -281,7 +281,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DiceOverlay>()
         .add_systems(PostStartup, presets)
         .add_systems(Update, (take_reports, keyboard.run_if(not(egui_wants_any_keyboard_input)).before(super::fire_orders::keyboard).before(super::unit_sheet::keyboard)))
-        .add_systems(EguiPrimaryContextPass, (pulses.in_set(UiSet::Tools), overlay.in_set(UiSet::Windows)).run_if(fonts_ready));
+        .add_systems(EguiPrimaryContextPass, (pulses.in_set(UiSet::Tools), overlay.in_set(UiSet::Windows).run_if(not(super::file_menu::dialog_open))).run_if(fonts_ready));
 }
 
 fn unit_names(session: Option<&Session>) -> Vec<String> {

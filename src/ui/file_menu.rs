@@ -1,40 +1,47 @@
-//! Open another scenario or a saved game: a path field and a Load button; and "Save as…". A file that does not load leaves the
-//! table as it was and shows every problem (`file:line:col: message`) in a red window.
+//! Opening and saving files: the file browser (egui-file-dialog, drawn by egui itself: no desktop
+//! portal, nothing to install) for Open (Ctrl+O) and Save as; the recent files (in the settings);
+//! and the question before a game in progress is thrown away ("Save, then open" first). A file
+//! that does not load leaves the table as it was and shows every problem
+//! (`file:line:col: message`) in a red window.
+//!
+//! The dialogs are drawn above everything, and the dice overlay stands aside while one is up
+//! ([`dialog_open`]), so nothing covers their text.
 
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
+use egui_file_dialog::FileDialog;
 
 use super::UiSet;
 use super::camera::View;
 use super::log::GameLog;
 use super::ruler::Ruler;
+use super::session::{self, Opening, Session};
+use super::settings::Settings;
 use super::table_view::Selection;
-use super::session::{self, Opening};
+use super::toolbar::ConfirmNew;
 use crate::scenario::spawn::Battlefield;
 
+/// "Open…": set `open` to bring up the file browser; `error` is the last file that would not load.
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct OpenDialog {
     pub open: bool,
-    pub path: String,
     /// The last failure: which file, and its problems.
     pub error: Option<(String, String)>,
 }
 
-/// "Save as…": where to write the game (Ctrl+S asks here when the game has no file yet).
+/// "Save as…": set by [`SaveDialog::show`]; the browser opens on `path`.
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct SaveDialog {
     pub open: bool,
     pub path: String,
-    /// Put the keyboard in the path field on the next frame.
-    focus: bool,
 }
 
 impl SaveDialog {
-    /// Open it on the game's file, or `otp-save-<scenario>.ron` in the working folder.
-    pub fn show(&mut self, session: &session::Session) {
+    /// Ask where to save: on the game's file, or `otp-save-<scenario>.ron` in the working folder.
+    pub fn show(&mut self, session: &Session) {
         self.path = match &session.save_path {
             Some(p) => p.display().to_string(),
             None => {
@@ -43,44 +50,119 @@ impl SaveDialog {
             }
         };
         self.open = true;
-        self.focus = true;
     }
+}
+
+/// A file to open once the player has said what becomes of the game in progress.
+#[derive(Resource, Clone, Debug, Default)]
+pub(crate) struct ConfirmOpen(pub Option<PathBuf>);
+
+/// What the browser's pick is for.
+#[derive(Clone, Debug, PartialEq)]
+enum Purpose {
+    Open,
+    Save,
+    /// Save the game here, then open that file.
+    SaveThenOpen(PathBuf),
+}
+
+/// The file browser while it is up.
+#[derive(Resource, Default)]
+pub(crate) struct Browser {
+    dialog: Option<(FileDialog, Purpose)>,
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<OpenDialog>().init_resource::<SaveDialog>().add_systems(EguiPrimaryContextPass, (open_window, save_window, error_window).in_set(UiSet::Windows));
+    app.init_resource::<OpenDialog>()
+        .init_resource::<SaveDialog>()
+        .init_resource::<ConfirmOpen>()
+        .init_resource::<Browser>()
+        .add_systems(EguiPrimaryContextPass, (start_browsing, browse, confirm_open_window, error_window).chain().in_set(UiSet::Windows));
 }
 
-fn save_window(mut contexts: EguiContexts, mut dialog: ResMut<SaveDialog>, mut commands: MessageWriter<session::SessionCommand>) -> Result {
-    if !dialog.open {
-        return Ok(());
+/// A dialog is up: the dice overlay and other floating panels stand aside.
+pub(crate) fn dialog_open(open: Option<Res<OpenDialog>>, save: Option<Res<SaveDialog>>, confirm: Option<Res<ConfirmOpen>>, browser: Option<Res<Browser>>, new: Option<Res<ConfirmNew>>) -> bool {
+    open.is_some_and(|o| o.open || o.error.is_some())
+        || save.is_some_and(|s| s.open)
+        || confirm.is_some_and(|c| c.0.is_some())
+        || browser.is_some_and(|b| b.dialog.is_some())
+        || new.is_some_and(|n| n.0)
+}
+
+/// The folder to browse first: the current file's, else `scenarios/` if there is one.
+fn start_folder(current: Option<&Path>) -> PathBuf {
+    let here = current.and_then(|p| p.parent()).filter(|p| !p.as_os_str().is_empty() && p.is_dir());
+    let folder = here.map(Path::to_path_buf).unwrap_or_else(|| if Path::new("scenarios").is_dir() { "scenarios".into() } else { ".".into() });
+    std::path::absolute(&folder).unwrap_or(folder)
+}
+
+const RON: &str = "Scenarios and saved games (.ron)";
+
+fn browser(title: &str, folder: PathBuf) -> FileDialog {
+    FileDialog::new().title(title).initial_directory(folder).as_modal(true).default_size([720.0, 440.0]).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).add_file_filter_extensions(RON, vec!["ron"]).default_file_filter(RON)
+}
+
+/// The browser for picking a file to open.
+fn open_browser(current: Option<&Path>) -> FileDialog {
+    let mut d = browser("Open a scenario or a saved game", start_folder(current));
+    d.pick_file();
+    d
+}
+
+/// The browser for a file to save to, suggesting `suggested`.
+fn save_browser(title: &str, suggested: &Path) -> FileDialog {
+    let folder = start_folder(Some(suggested).filter(|p| p.parent().is_some_and(|d| !d.as_os_str().is_empty())).or(Some(Path::new("./x"))));
+    let name = suggested.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "game.ron".into());
+    let mut d = browser(title, folder).add_save_extension("Saved game", "ron").default_save_extension("Saved game").default_file_name(&name);
+    d.save_file();
+    d
+}
+
+fn start_browsing(mut open: ResMut<OpenDialog>, mut save: ResMut<SaveDialog>, mut browser: ResMut<Browser>, battlefield: Option<Res<Battlefield>>) {
+    if open.open {
+        open.open = false;
+        let current = battlefield.map(|b| PathBuf::from(&b.source));
+        browser.dialog = Some((open_browser(current.as_deref()), Purpose::Open));
     }
+    if save.open {
+        save.open = false;
+        browser.dialog = Some((save_browser("Save the game as", Path::new(&save.path)), Purpose::Save));
+    }
+}
+
+fn browse(mut contexts: EguiContexts, mut browser: ResMut<Browser>, mut commands: Commands) -> Result {
+    let Some((dialog, purpose)) = browser.dialog.as_mut() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut open = true;
-    let mut save: Option<PathBuf> = None;
-    egui::Window::new("Save the game as").open(&mut open).collapsible(false).resizable(false).default_pos(ctx.content_rect().left_top() + egui::vec2(300.0, 50.0)).show(ctx, |ui| {
-        ui.label("Saved game file (.ron): the scenario, the seed and every action; `otp play FILE` goes on with it.");
-        ui.horizontal(|ui| {
-            let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("games/my-game.ron"));
-            if dialog.focus {
-                field.request_focus();
-                dialog.focus = false;
-            }
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            let ok = !dialog.path.trim().is_empty();
-            if (ui.add_enabled(ok, egui::Button::new("Save")).clicked() || enter) && ok {
-                save = Some(PathBuf::from(dialog.path.trim()));
-            }
-        });
-    });
-    if let Some(path) = save {
-        commands.write(session::SessionCommand::Save(path));
-        open = false;
-    }
-    if !open {
-        dialog.open = false;
+    dialog.update(ctx);
+    let picked = dialog.take_picked();
+    let closed = !matches!(dialog.state(), egui_file_dialog::DialogState::Open);
+    let purpose = purpose.clone();
+    if let Some(path) = picked {
+        browser.dialog = None;
+        match purpose {
+            Purpose::Open => request_open(&mut commands, path),
+            Purpose::Save => commands.queue(move |world: &mut World| {
+                save_in_world(world, &path);
+            }),
+            Purpose::SaveThenOpen(then) => commands.queue(move |world: &mut World| {
+                if save_in_world(world, &path).is_some() {
+                    open_now(world, then);
+                }
+            }),
+        }
+    } else if closed {
+        browser.dialog = None;
     }
     Ok(())
+}
+
+/// Save the game to `path` now (the session's status says how it went); `Some` if it was written.
+fn save_in_world(world: &mut World, path: &Path) -> Option<()> {
+    let saved = world.resource_mut::<Session>().save_to(path);
+    if saved && let Some(mut s) = world.get_resource_mut::<Settings>() {
+        s.remember(path);
+    }
+    saved.then_some(())
 }
 
 /// Load a scenario file in place of the current one. On any problem the world is untouched and
@@ -100,28 +182,40 @@ pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String
     if let Some(mut log) = world.get_resource_mut::<GameLog>() {
         log.clear();
     }
+    if let Some(mut s) = world.get_resource_mut::<Settings>() {
+        s.remember(path);
+    }
     Ok(())
 }
 
-/// Queue an open; its outcome lands in `OpenDialog`.
-pub(crate) fn request_open(commands: &mut Commands, path: PathBuf) {
-    commands.queue(move |world: &mut World| {
-        let result = open_in_world(world, &path);
-        if let Some(mut d) = world.get_resource_mut::<OpenDialog>() {
-            match result {
-                Ok(()) => {
-                    d.open = false;
-                    d.error = None;
-                }
-                Err(e) => d.error = Some((path.display().to_string(), e)),
-            }
+/// Open `path`, unless that would throw away actions not yet saved: then ask first.
+pub(crate) fn open_or_ask(world: &mut World, path: PathBuf) {
+    if world.get_resource::<Session>().is_some_and(|s| s.unsaved()) {
+        world.get_resource_or_init::<ConfirmOpen>().0 = Some(path);
+        return;
+    }
+    open_now(world, path);
+}
+
+/// Open `path` now; a failure lands in `OpenDialog`.
+fn open_now(world: &mut World, path: PathBuf) {
+    let result = open_in_world(world, &path);
+    if let Some(mut d) = world.get_resource_mut::<OpenDialog>() {
+        match result {
+            Ok(()) => d.error = None,
+            Err(e) => d.error = Some((path.display().to_string(), e)),
         }
-    });
+    }
+}
+
+/// Queue an open (asking first if the game in progress is unsaved).
+pub(crate) fn request_open(commands: &mut Commands, path: PathBuf) {
+    commands.queue(move |world: &mut World| open_or_ask(world, path));
 }
 
 /// Scenarios and saved games near at hand: `scenarios/` and the working folder, and the current
 /// file's folder.
-fn nearby_scenarios(current: &str) -> Vec<PathBuf> {
+pub(crate) fn nearby_scenarios(current: &str) -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from("scenarios"), PathBuf::from(".")];
     if let Some(parent) = Path::new(current).parent().filter(|p| !p.as_os_str().is_empty()) {
         dirs.push(parent.to_path_buf());
@@ -139,48 +233,60 @@ fn nearby_scenarios(current: &str) -> Vec<PathBuf> {
     found
 }
 
-fn open_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>, battlefield: Option<Res<Battlefield>>, mut commands: Commands, mut listed: Local<Option<(String, Vec<PathBuf>)>>) -> Result {
-    if !dialog.open {
-        *listed = None;
-        return Ok(());
-    }
+/// "The game in progress has unsaved actions": Save, then open (first); open without saving;
+/// cancel.
+fn confirm_open_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmOpen>, session: Option<Res<Session>>, mut browser: ResMut<Browser>, mut commands: Commands) -> Result {
+    let (Some(path), Some(session)) = (confirm.0.clone(), session) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let current = battlefield.map(|b| b.source.clone()).unwrap_or_default();
-    let just_opened = listed.is_none();
-    if listed.as_ref().is_none_or(|(c, _)| *c != current) {
-        *listed = Some((current.clone(), nearby_scenarios(&current)));
-    }
-    let mut open = true;
-    let mut load: Option<PathBuf> = None;
-    egui::Window::new("Open a scenario or a saved game").open(&mut open).collapsible(false).resizable(false).default_pos(ctx.content_rect().left_top() + egui::vec2(260.0, 50.0)).show(ctx, |ui| {
-        ui.label("Scenario or saved game (.ron):");
-        ui.horizontal(|ui| {
-            let field = ui.add(egui::TextEdit::singleline(&mut dialog.path).desired_width(340.0).hint_text("scenarios/my-battle.ron or a saved game"));
-            // Typing goes to the path as soon as the window opens, not to the table's shortcuts.
-            if just_opened {
-                field.request_focus();
-            }
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.add_enabled(!dialog.path.trim().is_empty(), egui::Button::new("Load")).clicked() || enter) && !dialog.path.trim().is_empty() {
-                load = Some(PathBuf::from(dialog.path.trim()));
-            }
+    let n = session.game.actions().len();
+    let mut choice = None;
+    egui::Window::new("Save the game in progress?")
+        .order(egui::Order::Foreground)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(440.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(format!("{} has {n} action{} not saved to a file. Opening {} puts it away.", session.game.scenario().name, if n == 1 { "" } else { "s" }, path.display()));
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                let save_label = match &session.save_path {
+                    Some(p) => format!("💾 Save to {}, then open", p.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string())),
+                    None => "💾 Save as…, then open".to_string(),
+                };
+                if ui.button(RichText::new(save_label).strong()).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    choice = Some(1);
+                }
+                if ui.button("Open without saving").clicked() {
+                    choice = Some(2);
+                }
+                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                    choice = Some(3);
+                }
+            });
         });
-        if let Some((_, files)) = listed.as_ref().filter(|(_, f)| !f.is_empty()) {
-            ui.add_space(4.0);
-            ui.label(RichText::new("Nearby:").weak());
-            for f in files {
-                if ui.link(f.display().to_string()).clicked() {
-                    dialog.path = f.display().to_string();
-                    load = Some(f.clone());
+    match choice {
+        Some(1) => {
+            confirm.0 = None;
+            match session.save_path.clone() {
+                Some(to) => commands.queue(move |world: &mut World| {
+                    if save_in_world(world, &to).is_some() {
+                        open_now(world, path);
+                    }
+                }),
+                None => {
+                    let mut asked = SaveDialog::default();
+                    asked.show(&session);
+                    browser.dialog = Some((save_browser("Save the game, then open the other", Path::new(&asked.path)), Purpose::SaveThenOpen(path)));
                 }
             }
         }
-    });
-    if !open {
-        dialog.open = false;
-    }
-    if let Some(path) = load {
-        request_open(&mut commands, path);
+        Some(2) => {
+            confirm.0 = None;
+            commands.queue(move |world: &mut World| open_now(world, path));
+        }
+        Some(_) => confirm.0 = None,
+        None => {}
     }
     Ok(())
 }
@@ -194,6 +300,7 @@ fn error_window(mut contexts: EguiContexts, mut dialog: ResMut<OpenDialog>) -> R
     let mut close = false;
     egui::Window::new(RichText::new("Could not open the scenario").color(Color32::from_rgb(255, 200, 190)).strong())
         .id(egui::Id::new("scenario_error"))
+        .order(egui::Order::Foreground)
         .frame(frame)
         .open(&mut open)
         .collapsible(false)
@@ -251,6 +358,52 @@ mod tests {
         open_in_world(&mut world, &good).unwrap();
         assert_eq!(world.resource::<Battlefield>().source, good.display().to_string());
         assert_eq!(table_entities(&mut world), before, "the old table is gone, the new one in its place");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A world with a session whose game has one action (not saved to a file).
+    fn playing() -> World {
+        use crate::rules::otp::charts::Charts;
+        use crate::rules::otp::engine::{Action, Game};
+        let mut world = World::new();
+        let mut game = Game::new(crate::scenario::default_scenario(), 5, Charts::embedded().clone());
+        game.apply(Action::StartGame).unwrap();
+        world.insert_resource(Battlefield { scenario: game.scenario().clone(), source: "teaching".into() });
+        world.insert_resource(Session::new(game));
+        world.init_resource::<OpenDialog>();
+        world.init_resource::<ConfirmOpen>();
+        world.init_resource::<Settings>();
+        world
+    }
+
+    // Issue 13, defect 5: Open used to throw away a game in progress without asking.
+    #[test]
+    fn opening_over_an_unsaved_game_asks_first_and_saving_first_keeps_it() {
+        let dir = std::env::temp_dir().join(format!("otp-confirm-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let other = dir.join("other.ron");
+        std::fs::write(&other, crate::scenario::DEFAULT_SCENARIO).unwrap();
+        let mut world = playing();
+        open_or_ask(&mut world, other.clone());
+        assert_eq!(world.resource::<Session>().game.actions().len(), 1, "nothing thrown away yet");
+        assert_eq!(world.resource::<ConfirmOpen>().0.as_deref(), Some(other.as_path()), "asked");
+        // Save first: the game is in its file, then the other is open, and both are recent.
+        let kept = dir.join("kept.ron");
+        assert!(save_in_world(&mut world, &kept).is_some());
+        open_now(&mut world, other.clone());
+        assert_eq!(crate::rules::otp::engine::Game::load(&kept).unwrap().actions().len(), 1);
+        assert_eq!(world.resource::<Session>().game.actions().len(), 0);
+        assert_eq!(world.resource::<Battlefield>().source, other.display().to_string());
+        let recent = &world.resource::<Settings>().recent;
+        assert_eq!(recent.len(), 2, "{recent:?}");
+        assert!(recent[0].ends_with("other.ron") && recent[1].ends_with("kept.ron"), "{recent:?}");
+        // A game with nothing unsaved opens at once.
+        let mut world = playing();
+        let saved = dir.join("saved.ron");
+        assert!(save_in_world(&mut world, &saved).is_some());
+        open_or_ask(&mut world, other.clone());
+        assert!(world.resource::<ConfirmOpen>().0.is_none());
+        assert_eq!(world.resource::<Session>().game.actions().len(), 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

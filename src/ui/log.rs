@@ -88,7 +88,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, preset)
         .add_systems(PostUpdate, record)
         // The log is written in the table's fonts, which egui has from the second pass on.
-        .add_systems(EguiPrimaryContextPass, panel.in_set(UiSet::Panels).run_if(super::fonts_ready));
+        .add_systems(EguiPrimaryContextPass, panel.in_set(UiSet::Panels).run_if(super::fonts_ready).run_if(super::settings::shown(super::settings::Fold::Log)));
 }
 
 /// `OTP_LOG=collapsed` (only the header line) or `OTP_LOG=brief` (no dice and modifiers), for

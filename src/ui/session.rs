@@ -8,8 +8,9 @@
 //! panels to show. The entities the views draw are a mirror of the game's world, refreshed after
 //! every change, so the window never holds game state of its own.
 //!
-//! Autosave: after every action the game is written (atomically) to [`autosave_path`]; the next
-//! start offers to resume it.
+//! Autosave: after every action the game is written (atomically) to [`autosave_path`], its folder
+//! created if need be; the next start offers to resume it. If it cannot be written the status
+//! line says so once, with the path, and play goes on.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::UiSet;
 use super::camera::View;
+use super::settings::Settings;
 use super::table_view::Selection;
 use crate::rules::otp::charts::Charts;
 use crate::rules::otp::engine::{Action, Game, Refusal, Report, Save};
@@ -74,6 +76,10 @@ pub struct Session {
     pub autosave: Option<PathBuf>,
     /// A game found in the autosave at start, offered for resuming: (path, description).
     pub resume_offer: Option<(PathBuf, String)>,
+    /// The autosave failed and the player has been told: not again.
+    autosave_failed: bool,
+    /// The revision last saved to (or loaded from) a file: later changes are unsaved.
+    saved_revision: Option<u64>,
     /// Game entity → the app entity mirroring it.
     mirror: HashMap<Entity, Entity>,
     /// The mirror must be rebuilt from scratch (a new game replaced the old one).
@@ -91,6 +97,8 @@ impl Session {
             revision: 0,
             autosave: None,
             resume_offer: None,
+            autosave_failed: false,
+            saved_revision: None,
             mirror: HashMap::new(),
             reset: true,
         }
@@ -142,23 +150,59 @@ impl Session {
         self.changed();
     }
 
+    /// Actions taken since the game was last saved to (or loaded from) a file: opening another
+    /// would lose them.
+    pub fn unsaved(&self) -> bool {
+        !self.game.actions().is_empty() && self.saved_revision != Some(self.revision)
+    }
+
+    /// The game as it is now is in a file.
+    fn mark_saved(&mut self) {
+        self.saved_revision = Some(self.revision);
+    }
+
+    /// Write the game to `path` (atomically) and make it the game's file; the status line says
+    /// how it went. True if it was written.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match self.game.save(path) {
+            Ok(()) => {
+                self.save_path = Some(path.to_path_buf());
+                self.mark_saved();
+                self.status = Some((format!("saved to {}", path.display()), false));
+                true
+            }
+            Err(e) => {
+                self.status = Some((format!("could not save to {}: {e}", path.display()), true));
+                false
+            }
+        }
+    }
+
     fn changed(&mut self) {
         self.revision += 1;
-        if let Some(path) = &self.autosave
-            && let Err(e) = self.game.save(path)
-        {
-            self.status = Some((format!("autosave to {} failed: {e}", path.display()), true));
+        let Some(path) = &self.autosave else { return };
+        let written = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => std::fs::create_dir_all(dir).and_then(|()| self.game.save(path)),
+            None => self.game.save(path),
+        };
+        match written {
+            Ok(()) => self.autosave_failed = false,
+            Err(e) if !self.autosave_failed => {
+                self.autosave_failed = true;
+                self.status = Some((format!("Autosave is off: cannot write {} ({e}). Play goes on; save with Ctrl+S.", path.display()), true));
+            }
+            Err(_) => {}
         }
     }
 }
 
-/// The autosave file: `OTP_AUTOSAVE` if set, else `~/.local/share/otp/autosave.ron`.
+/// The autosave file: `OTP_AUTOSAVE` if set, else `autosave.ron` in the data folder
+/// (`~/.local/share/otp` on Linux).
 pub fn autosave_path() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("OTP_AUTOSAVE") {
         return (!p.is_empty()).then(|| PathBuf::from(p));
     }
-    let home = std::env::var_os("HOME")?;
-    Some(Path::new(&home).join(".local/share/otp/autosave.ron"))
+    super::settings::data_dir().map(|d| d.join("autosave.ron"))
 }
 
 /// A seed for a new game: `OTP_SEED` if set (tests, screenshots), else the clock.
@@ -217,10 +261,12 @@ pub(crate) fn open_in_world(world: &mut World, opening: Opening) {
             s.replace(game);
             s.last_report = s.game.reports().last().cloned();
             s.save_path = save_path;
+            s.mark_saved();
         }
         None => {
             let mut s = Session::new(game);
             s.save_path = save_path;
+            s.mark_saved();
             world.insert_resource(s);
         }
     }
@@ -248,6 +294,7 @@ fn open(world: &mut World) {
     let (game, source, save_path) = opening.into_game();
     let mut session = Session::new(game);
     session.save_path = save_path;
+    session.mark_saved();
     session.last_report = session.game.reports().last().cloned();
     // Screenshots and tests leave the player's autosave alone unless told where to write.
     session.autosave = if shooting && std::env::var_os("OTP_AUTOSAVE").is_none() { None } else { autosave_path() };
@@ -282,7 +329,7 @@ fn take_orders(mut orders: MessageReader<Order>, mut session: ResMut<Session>, m
     }
 }
 
-fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMut<Session>, mut battlefield: ResMut<Battlefield>, mut view: ResMut<View>) {
+fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMut<Session>, mut battlefield: ResMut<Battlefield>, mut view: ResMut<View>, mut settings: Option<ResMut<Settings>>) {
     for command in commands.read() {
         match command {
             SessionCommand::Undo => {
@@ -291,13 +338,11 @@ fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMu
                 }
             }
             SessionCommand::Save(path) => {
-                session.status = Some(match session.game.save(path) {
-                    Ok(()) => {
-                        session.save_path = Some(path.clone());
-                        (format!("saved to {}", path.display()), false)
-                    }
-                    Err(e) => (format!("could not save to {}: {e}", path.display()), true),
-                });
+                if session.save_to(path)
+                    && let Some(s) = settings.as_mut()
+                {
+                    s.remember(path);
+                }
             }
             SessionCommand::Load(_) | SessionCommand::Resume => {
                 let path = match command {
@@ -313,7 +358,11 @@ fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMu
                         session.replace(game);
                         session.last_report = session.game.reports().last().cloned();
                         session.save_path = Some(path.clone());
+                        session.mark_saved();
                         session.status = Some((format!("loaded {} ({} actions)", path.display(), session.game.actions().len()), false));
+                        if let (Some(s), SessionCommand::Load(_)) = (settings.as_mut(), command) {
+                            s.remember(&path);
+                        }
                         if new_table {
                             *battlefield = Battlefield { scenario: session.game.scenario().clone(), source: path.display().to_string() };
                             view.fit_pending = true;
@@ -576,6 +625,62 @@ mod tests {
         assert_eq!(saved.actions().len(), 2, "written after each action");
         assert_eq!(saved.snapshot(), app.world().resource::<Session>().game.snapshot());
         assert!(resumable(&path).is_some_and(|d| d.contains("2 actions")));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    // Issue 13, defect 2: on a fresh machine the data folder does not exist yet; the first
+    // autosave creates it.
+    #[test]
+    fn the_first_autosave_creates_the_data_folder() {
+        let dir = std::env::temp_dir().join(format!("otp-fresh-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("share/otp/autosave.ron");
+        let mut app = teaching();
+        app.world_mut().resource_mut::<Session>().autosave = Some(path.clone());
+        send(&mut app, Action::StartGame);
+        let s = app.world().resource::<Session>();
+        assert!(s.status.is_none(), "no error: {:?}", s.status);
+        assert_eq!(Game::load(&path).expect("written").actions().len(), 1);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    // Issue 13, defect 2: a folder that cannot be written is told once, with its path, and
+    // the game goes on.
+    #[test]
+    fn an_unwritable_autosave_is_told_once_and_play_goes_on() {
+        let dir = std::env::temp_dir().join(format!("otp-unwritable-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A file where the folder should be: no one, root included, can make a folder there.
+        let blocker = dir.join("otp");
+        std::fs::write(&blocker, "not a folder").unwrap();
+        let path = blocker.join("autosave.ron");
+        let mut app = teaching();
+        app.world_mut().resource_mut::<Session>().autosave = Some(path.clone());
+        send(&mut app, Action::StartGame);
+        let (text, error) = app.world().resource::<Session>().status.clone().expect("told");
+        assert!(error && text.contains(&path.display().to_string()), "{text}");
+        app.world_mut().resource_mut::<Session>().status = None;
+        send(&mut app, Action::DrawChit);
+        let s = app.world().resource::<Session>();
+        assert!(s.status.is_none(), "told once: {:?}", s.status);
+        assert_eq!(s.game.actions().len(), 2, "play goes on");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn unsaved_actions_are_known_until_saved() {
+        let dir = std::env::temp_dir().join(format!("otp-unsaved-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut app = teaching();
+        assert!(!app.world().resource::<Session>().unsaved(), "nothing done yet");
+        send(&mut app, Action::StartGame);
+        assert!(app.world().resource::<Session>().unsaved());
+        app.world_mut().write_message(SessionCommand::Save(dir.join("g.ron")));
+        app.update();
+        assert!(!app.world().resource::<Session>().unsaved());
+        send(&mut app, Action::DrawChit);
+        assert!(app.world().resource::<Session>().unsaved());
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -26,6 +26,8 @@ use crate::rules::otp::engine::{Action, Game, Phase};
 
 /// The pace a person can follow, seconds between automatic actions.
 pub(crate) const DEFAULT_PACE: f32 = 0.8;
+/// The quickest and slowest pace the controls offer, seconds.
+pub(crate) const PACES: (f32, f32) = (0.2, 3.0);
 
 /// Who plays each side, and how fast the automatic player goes.
 #[derive(Resource, Clone, Debug)]
@@ -35,17 +37,25 @@ pub(crate) struct SoloSettings {
     /// Seconds between automatic actions.
     pub pace: f32,
     pub paused: bool,
+    /// Take one action now, paused or not, then stay paused (watching the automatic player).
+    pub step: bool,
     /// Play the rest of this step (turn and phase) without waiting.
     pub skip: Option<(u32, Phase)>,
 }
 
 impl Default for SoloSettings {
     fn default() -> Self {
-        SoloSettings { automatic: Vec::new(), pace: DEFAULT_PACE, paused: false, skip: None }
+        SoloSettings { automatic: Vec::new(), pace: DEFAULT_PACE, paused: false, step: false, skip: None }
     }
 }
 
 impl SoloSettings {
+    /// One action of the automatic player, then a pause.
+    pub fn step(&mut self) {
+        self.paused = true;
+        self.step = true;
+    }
+
     fn auto(&self, side: usize) -> bool {
         self.automatic.get(side).copied().unwrap_or(false)
     }
@@ -179,15 +189,26 @@ fn drive(
     if settings.skip.is_some_and(|(turn, phase)| (turn, phase) != (game.turn(), game.phase())) {
         settings.skip = None;
     }
-    if settings.paused || !automatic_turn(game, &settings) || state.idle(session.revision, &settings) {
+    if !automatic_turn(game, &settings) || state.idle(session.revision, &settings) {
+        // Nothing of the automatic player's to step through.
+        if settings.step {
+            settings.step = false;
+        }
+        return;
+    }
+    if settings.paused && !settings.step {
         return;
     }
     redraw.write(RequestRedraw);
-    if state.awaiting.is_some() || (settings.skip.is_none() && state.since < settings.pace) {
+    if state.awaiting.is_some() || (settings.skip.is_none() && !settings.step && state.since < settings.pace) {
         return;
     }
     let SoloState { bot, .. } = &mut *state;
-    let Some(action) = automatic_action(game, &settings, bot) else {
+    let action = automatic_action(game, &settings, bot);
+    if settings.step {
+        settings.step = false;
+    }
+    let Some(action) = action else {
         state.idle = Some((session.revision, settings.automatic.clone()));
         return;
     };
@@ -244,17 +265,25 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
     }
     ui.horizontal(|ui| {
         ui.label(RichText::new("Pace").weak());
-        ui.add(egui::Slider::new(&mut settings.pace, 0.2..=3.0).suffix(" s").max_decimals(1)).on_hover_text("Seconds between automatic actions");
+        ui.add(egui::Slider::new(&mut settings.pace, PACES.0..=PACES.1).suffix(" s").max_decimals(1)).on_hover_text("Seconds between automatic actions ([ slower, ] faster)");
     });
+    // Fixed widths: the buttons stay where they are whatever their labels say.
     ui.horizontal(|ui| {
-        let label = if settings.paused { "▶ Resume" } else { "⏸ Pause" };
-        if ui.button(label).clicked() {
+        let label = if settings.paused { "▶ Go on" } else { "⏸ Pause" };
+        if ui.add_sized([86.0, 22.0], egui::Button::new(label).shortcut_text(RichText::new("P").weak())).on_hover_text("Pause or go on with the automatic player (P)").clicked() {
             settings.paused = !settings.paused;
         }
-        let busy = automatic_turn(game, settings) && !settings.paused && !state.idle(session.revision, settings);
+        let due = automatic_turn(game, settings) && !state.idle(session.revision, settings);
+        let busy = due && !settings.paused;
+        if ui.add_enabled(due, egui::Button::new("Step").shortcut_text(RichText::new(".").weak())).on_hover_text("The automatic player takes one action, then waits (.)").clicked() {
+            settings.step();
+        }
         if ui.add_enabled(busy && settings.skip.is_none(), egui::Button::new("⏭ Skip")).on_hover_text("Play the rest of this activation at once").clicked() {
             settings.skip = Some((game.turn(), game.phase()));
         }
+    });
+    ui.horizontal(|ui| {
+        let busy = automatic_turn(game, settings) && !settings.paused && !state.idle(session.revision, settings);
         let doing = if settings.paused {
             "paused"
         } else if busy {
@@ -409,6 +438,28 @@ mod tests {
         assert_eq!(g.phase(), Phase::Draw, "the activation ended and the next draw waits for the pace");
         assert!(matches!(g.actions().last(), Some(Action::EndActivation)));
         assert!(app.world().resource::<SoloSettings>().skip.is_none());
+    }
+
+    // Watching the automatic player: paused, a step takes exactly one action, then it waits.
+    #[test]
+    fn a_step_takes_one_action_and_stays_paused() {
+        let mut app = app(&[true, true]);
+        app.world_mut().resource_mut::<SoloSettings>().paused = true;
+        for _ in 0..10 {
+            app.update();
+        }
+        assert!(app.world().resource::<Session>().game.actions().is_empty(), "paused");
+        app.world_mut().resource_mut::<SoloSettings>().step();
+        for _ in 0..20 {
+            app.update();
+        }
+        assert_eq!(app.world().resource::<Session>().game.actions(), &[Action::StartGame], "one action");
+        app.world_mut().resource_mut::<SoloSettings>().step();
+        for _ in 0..20 {
+            app.update();
+        }
+        assert_eq!(app.world().resource::<Session>().game.actions().len(), 2, "and one more");
+        assert!(app.world().resource::<SoloSettings>().paused);
     }
 
     // A pace slower than the time passed: nothing yet.

@@ -19,12 +19,15 @@ use egui::{Color32, RichText};
 use super::camera::View;
 use super::paint;
 use super::session::{Order, Session, SessionCommand};
+use super::roster::{self, CentreOn, unit_state};
+use super::settings::{LeftTab, Settings};
 use super::solo::{self, SoloSettings, SoloState};
+use super::toolbar::{Shortcut, key};
 use super::table_view::Selection;
 use super::unit_sheet::{formation_name, rating_text};
 use super::{FreeRect, UiSet, root_ui};
 use crate::rules::otp::charts::MoraleResult;
-use crate::rules::otp::engine::{Action, Game, Phase, Removal, Summary, UnitTurn};
+use crate::rules::otp::engine::{Action, Game, Phase, Removal, Summary};
 use crate::scenario::spawn::{Brigade, SideInfo, Stand, Unit, side_colour};
 use crate::table::footprint::Footprint;
 use crate::table::geom::convex_hull;
@@ -81,50 +84,12 @@ fn chit_disc(ui: &mut egui::Ui, chit: u32, colour: Color32, drawn: bool) {
     ui.painter().text(r.center(), egui::Align2::CENTER_CENTER, chit.to_string(), egui::FontId::proportional(12.0), text);
 }
 
-/// A wide button for the step the sequence of play is waiting on.
-fn big_button(ui: &mut egui::Ui, text: &str, hint: &str) -> bool {
-    let w = ui.available_width();
-    let b = egui::Button::new(RichText::new(text).size(16.0).strong().color(Color32::from_rgb(250, 244, 224))).fill(Color32::from_rgb(70, 96, 58));
-    ui.add_sized([w, 34.0], b).on_hover_text(hint).clicked()
-}
-
 fn commander_line(game: &Game, c: Entity) -> String {
     let cmd = game.commander(c);
     match cmd.rating {
         Some(r) => format!("{} — {r:?}, {} pass{} left", cmd.name, game.passes_left(c), if game.passes_left(c) == 1 { "" } else { "es" }),
         None => format!("{} — {}", cmd.name, rating_text(None)),
     }
-}
-
-/// What a unit has done this turn, in the rules' words.
-fn unit_state(game: &Game, e: Entity) -> (String, Option<Color32>) {
-    let t: &UnitTurn = game.unit_turn(e);
-    if t.off_table {
-        return ("off the table".into(), Some(Color32::from_gray(140)));
-    }
-    let mut parts: Vec<String> = Vec::new();
-    if game.has_marker(e) {
-        parts.push(match &t.morale {
-            Some(r) => format!("Morale Marker kept ({})", r.result),
-            None => "Morale Marker: remove it first (10.2)".into(),
-        });
-    } else if let Some(r) = &t.morale {
-        parts.push(format!("rolled {}{}", r.result, if r.rerolled { " on a re-roll" } else { "" }));
-    }
-    if let Some(r) = t.restriction {
-        parts.push(format!("limited: {r}"));
-    }
-    if t.special_move {
-        parts.push("special move".into());
-    }
-    if !t.done.is_empty() {
-        parts.push(t.done.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "));
-    }
-    if parts.is_empty() {
-        parts.push("no operation yet".into());
-    }
-    let colour = game.has_marker(e).then_some(MARKER);
-    (parts.join(" · "), colour)
 }
 
 fn result_colour(r: MoraleResult) -> Color32 {
@@ -221,6 +186,15 @@ fn morale_step(ui: &mut egui::Ui, game: &Game, e: Entity, out: &mut Vec<Action>)
     });
 }
 
+/// Where the panel put its controls this pass (the tests check they hold still).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Placed {
+    /// The button for the step the sequence of play waits on.
+    pub main: Option<egui::Rect>,
+    /// The top of the scrolling part (the cup, the brigade, solo play).
+    pub body_top: f32,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn panel(
     mut contexts: EguiContexts,
@@ -228,42 +202,96 @@ fn panel(
     session: Option<Res<Session>>,
     mut orders: MessageWriter<Order>,
     mut selection: ResMut<Selection>,
-    mut settings: ResMut<SoloSettings>,
-    state: Res<SoloState>,
+    (mut solo_settings, state): (ResMut<SoloSettings>, Res<SoloState>),
+    mut settings: ResMut<Settings>,
+    mut centre: MessageWriter<CentreOn>,
 ) -> Result {
     let Some(session) = session else { return Ok(()) };
+    if !settings.turn_panel {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx, "turn_root", free.0);
+    let mut out: Vec<Action> = Vec::new();
+    let mut select: Option<Entity> = None;
+    let response = egui::Panel::left("turn_panel").resizable(true).default_size(270.0).size_range(240.0..=420.0).show(&mut root, |ui| {
+        let mut tab = settings.left_tab;
+        let fold = tabs(ui, &mut tab);
+        settings.left_tab = tab;
+        if fold {
+            settings.turn_panel = false;
+        }
+        match tab {
+            LeftTab::Turn => {
+                turn_ui(ui, &session, selection.unit, (&mut solo_settings, &state), &mut select, &mut out);
+            }
+            LeftTab::Roster => {
+                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                    select = roster::roster_ui(ui, &session, selection.unit);
+                });
+            }
+        }
+    });
+    free.0.min.x = free.0.min.x.max(response.response.rect.max.x);
+    for a in out {
+        orders.write(Order(a));
+    }
+    if let Some(e) = select {
+        selection.unit = Some(e);
+        centre.write(CentreOn(e));
+    }
+    Ok(())
+}
+
+/// The left panel's tabs and its fold button; true if it was folded.
+fn tabs(ui: &mut egui::Ui, tab: &mut LeftTab) -> bool {
+    let mut fold = false;
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        ui.selectable_value(tab, LeftTab::Turn, RichText::new("Turn").strong()).on_hover_text("The sequence of play: the chit cup, the phasing brigade (F5 for the roster)");
+        ui.selectable_value(tab, LeftTab::Roster, RichText::new("Roster").strong()).on_hover_text("Every unit of both sides (F5)");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            fold = ui.add(egui::Button::new("◀").frame(false)).on_hover_text("Fold the panel away (F2)").clicked();
+        });
+    });
+    ui.separator();
+    fold
+}
+
+/// The turn tab. The heading, the step line and the main button come first at fixed heights;
+/// refusals and status lines go to the foot of the panel: what changes length never moves a
+/// button.
+fn turn_ui(ui: &mut egui::Ui, session: &Session, selected: Option<Entity>, (settings, state): (&mut SoloSettings, &SoloState), select: &mut Option<Entity>, out: &mut Vec<Action>) -> Placed {
     let game = &session.game;
     let colours = side_colours(game);
     let colour = |side: usize| colours.get(side).copied().unwrap_or(Color32::GRAY);
     let brigades = brigades(game);
     let seq = game.sequence().clone();
-    let mut out: Vec<Action> = Vec::new();
-    let mut select: Option<Entity> = None;
-    let selected_game = selection.unit.and_then(|a| session.game_entity(a));
-    let response = egui::Panel::left("turn_panel").resizable(true).default_size(270.0).size_range(240.0..=420.0).show(&mut root, |ui| {
-        ui.add_space(6.0);
-        // The turn record.
-        match game.phase() {
-            Phase::Setup => ui.label(RichText::new("Before the game").heading().strong()),
-            Phase::Over => ui.label(RichText::new("Game over").heading().strong()),
-            _ => ui.label(RichText::new(match seq.turn_limit {
-                Some(l) => format!("Turn {} of {l}", seq.turn),
-                None => format!("Turn {}", seq.turn),
-            })
-            .heading()
-            .strong()),
-        };
-        let step = match game.phase() {
-            Phase::Setup => "Roll commander values, then turn 1 (2.0, 4.2)".to_string(),
-            Phase::Draw => "Draw a chit from the cup (4.3)".to_string(),
-            Phase::Activation { chit } => format!("Chit {chit} is phasing: its brigade acts (4.3)"),
-            Phase::Rebuild => "The cup is empty: rebuilds, then end the turn (4.4, 4.5)".to_string(),
-            Phase::Over => format!("The turn limit has passed after turn {} (4.5)", seq.turn),
-        };
-        ui.label(RichText::new(step).weak().italics());
-        // What just happened, and what was refused.
+    let selected_game = selected.and_then(|a| session.game_entity(a));
+    let mut placed = Placed::default();
+    // The turn record.
+    let heading = match game.phase() {
+        Phase::Setup => "Before the game".to_string(),
+        Phase::Over => "Game over".to_string(),
+        _ => match seq.turn_limit {
+            Some(l) => format!("Turn {} of {l}", seq.turn),
+            None => format!("Turn {}", seq.turn),
+        },
+    };
+    ui.label(RichText::new(heading).heading().strong());
+    let step = match game.phase() {
+        Phase::Setup => "Roll commander values, then turn 1 (2.0, 4.2)".to_string(),
+        Phase::Draw => "Draw a chit from the cup (4.3)".to_string(),
+        Phase::Activation { chit } => format!("Chit {chit} is phasing: its brigade acts (4.3)"),
+        Phase::Rebuild => "The cup is empty: rebuilds, then end the turn (4.4, 4.5)".to_string(),
+        Phase::Over => format!("The turn limit has passed after turn {} (4.5)", seq.turn),
+    };
+    ui.add(egui::Label::new(RichText::new(&step).italics()).truncate()).on_hover_text(step);
+    ui.add_space(4.0);
+    placed.main = Some(main_step(ui, game, out));
+    ui.add_space(4.0);
+    // What was refused and what a save or load did: at the foot, where its length moves nothing.
+    egui::Panel::bottom("turn_status").resizable(false).show_separator_line(true).show(ui, |ui| {
         if let Some((action, r)) = &session.last_refusal {
             egui::Frame::new().fill(Color32::from_rgb(70, 34, 30)).inner_margin(5.0).corner_radius(3.0).show(ui, |ui| {
                 ui.set_width(ui.available_width());
@@ -272,66 +300,85 @@ fn panel(
             });
         }
         if let Some((text, error)) = &session.status {
-            ui.label(RichText::new(text).small().color(if *error { REFUSED } else { Color32::from_gray(170) }));
+            ui.label(RichText::new(text).small().color(if *error { REFUSED } else { Color32::from_gray(190) }));
         }
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            match game.phase() {
-                Phase::Setup => setup(ui, game, &brigades, &colour, &mut out),
-                Phase::Over => {
-                    if let Some(s) = game.summary() {
-                        summary_ui(ui, &s, &colour);
-                    }
-                }
-                phase => {
-                    section(ui, "The chit cup (4.3)");
-                    for b in &brigades {
-                        let drawn = seq.drawn.contains(&b.chit) && seq.phasing != Some(b.chit);
-                        let phasing = seq.phasing == Some(b.chit);
-                        ui.horizontal(|ui| {
-                            chit_disc(ui, b.chit, colour(b.side), drawn);
-                            let side = game.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
-                            let text = RichText::new(format!("{} ({side})", b.name));
-                            let text = if phasing {
-                                text.strong().color(Color32::WHITE)
-                            } else if drawn {
-                                text.color(Color32::from_gray(115)).strikethrough()
-                            } else {
-                                text
-                            };
-                            let state = if phasing { "phasing" } else if drawn { "drawn this turn" } else { "in the cup" };
-                            ui.add(egui::Label::new(text).wrap()).on_hover_text(format!("Chit {}, {state}: {}", b.chit, commander_line(game, b.commander)));
-                        });
-                    }
-                    ui.label(RichText::new(format!("{} chit{} in the cup", seq.cup.len(), if seq.cup.len() == 1 { "" } else { "s" })).small().weak());
-                    if phase == Phase::Draw && big_button(ui, "🎲 Draw a chit", "Draw a chit: its brigade is phasing (4.3)") {
-                        out.push(Action::DrawChit);
-                    }
-                    if let Phase::Activation { chit } = phase
-                        && let Some(b) = brigades.iter().find(|b| b.chit == chit)
-                    {
-                        activation(ui, game, b, colour(b.side), selected_game, &session, &mut select, &mut out);
-                    }
-                    if phase == Phase::Rebuild {
-                        rebuild(ui, game, &colour, &session, &mut select, &mut out);
-                    }
-                    commanders_ui(ui, game, &brigades, &colour);
+    });
+    placed.body_top = ui.cursor().top();
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        match game.phase() {
+            Phase::Setup => setup(ui, game, &brigades, &colour),
+            Phase::Over => {
+                if let Some(s) = game.summary() {
+                    summary_ui(ui, &s, &colour);
                 }
             }
-            section(ui, "Solo play");
-            solo::controls(ui, &mut settings, &state, &session, &colours);
-        });
+            phase => {
+                section(ui, "The chit cup (4.3)");
+                for b in &brigades {
+                    let drawn = seq.drawn.contains(&b.chit) && seq.phasing != Some(b.chit);
+                    let phasing = seq.phasing == Some(b.chit);
+                    ui.horizontal(|ui| {
+                        chit_disc(ui, b.chit, colour(b.side), drawn);
+                        let side = game.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
+                        let text = RichText::new(format!("{} ({side})", b.name));
+                        let text = if phasing {
+                            text.strong().color(Color32::WHITE)
+                        } else if drawn {
+                            text.color(Color32::from_gray(150)).strikethrough()
+                        } else {
+                            text
+                        };
+                        let state = if phasing { "phasing" } else if drawn { "drawn this turn" } else { "in the cup" };
+                        ui.add(egui::Label::new(text).wrap()).on_hover_text(format!("Chit {}, {state}: {}", b.chit, commander_line(game, b.commander)));
+                    });
+                }
+                ui.label(RichText::new(format!("{} chit{} in the cup", seq.cup.len(), if seq.cup.len() == 1 { "" } else { "s" })).small().weak());
+                if let Phase::Activation { chit } = phase
+                    && let Some(b) = brigades.iter().find(|b| b.chit == chit)
+                {
+                    activation(ui, game, b, colour(b.side), selected_game, session, select, out);
+                }
+                if phase == Phase::Rebuild {
+                    rebuild(ui, game, &colour, session, select, out);
+                }
+                commanders_ui(ui, game, &brigades, &colour);
+            }
+        }
+        section(ui, "Solo play");
+        solo::controls(ui, settings, state, session, &colours);
     });
-    free.0.min.x = free.0.min.x.max(response.response.rect.max.x);
-    for a in out {
-        orders.write(Order(a));
-    }
-    if let Some(e) = select {
-        selection.unit = Some(e);
-    }
-    Ok(())
+    placed
 }
 
-fn setup(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32, out: &mut Vec<Action>) {
+/// The one button for the step the sequence of play waits on, always in the same place (greyed
+/// when there is none), with its key.
+fn main_step(ui: &mut egui::Ui, game: &Game, out: &mut Vec<Action>) -> egui::Rect {
+    let (text, shortcut, hint, action) = match game.phase() {
+        Phase::Setup => ("▶ Start the game", None, "Roll COMMANDER VALUES for every commander without a rating, then begin turn 1 (2.0, 4.2)", Some(Action::StartGame)),
+        Phase::Draw => ("🎲 Draw a chit", Some(Shortcut::Draw), "Draw a chit: its brigade is phasing (4.3)", Some(Action::DrawChit)),
+        Phase::Activation { .. } => ("End activation", Some(Shortcut::End), "The phasing brigade has finished: its chit is set aside (4.3)", Some(Action::EndActivation)),
+        Phase::Rebuild => ("End the turn", Some(Shortcut::End), "Check off the turn and refill the cup (4.5)", Some(Action::EndTurn)),
+        Phase::Over => ("Game over", None, "The turn limit has passed (4.5)", None),
+    };
+    let w = ui.available_width();
+    let mut b = egui::Button::new(RichText::new(text).size(16.0).strong().color(Color32::from_rgb(250, 244, 224))).fill(Color32::from_rgb(70, 96, 58));
+    if let Some(k) = shortcut {
+        b = b.shortcut_text(RichText::new(key(k)).size(14.0).color(Color32::from_rgb(215, 225, 200)));
+    }
+    let hint = match shortcut {
+        Some(k) => format!("{hint} — {}", key(k)),
+        None => hint.to_string(),
+    };
+    let r = ui.add_enabled_ui(action.is_some(), |ui| ui.add_sized([w, 34.0], b).on_hover_text(hint)).inner;
+    if r.clicked()
+        && let Some(a) = action
+    {
+        out.push(a);
+    }
+    r.rect
+}
+
+fn setup(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
     let scenario = game.scenario();
     ui.add_space(4.0);
     ui.label(RichText::new(&scenario.name).strong().size(15.0));
@@ -357,10 +404,6 @@ fn setup(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn F
                 });
             });
         }
-    }
-    ui.add_space(10.0);
-    if big_button(ui, "▶ Start the game", "Roll COMMANDER VALUES for every commander without a rating, then begin turn 1 (2.0, 4.2)") {
-        out.push(Action::StartGame);
     }
 }
 
@@ -404,10 +447,6 @@ fn activation(ui: &mut egui::Ui, game: &Game, b: &BrigadeRow, colour: Color32, s
             morale_step(ui, game, e, out);
         }
     }
-    ui.add_space(8.0);
-    if big_button(ui, "End activation", "The phasing brigade has finished: its chit is set aside (4.3)") {
-        out.push(Action::EndActivation);
-    }
 }
 
 fn rebuild(ui: &mut egui::Ui, game: &Game, colour: &dyn Fn(usize) -> Color32, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
@@ -437,10 +476,6 @@ fn rebuild(ui: &mut egui::Ui, game: &Game, colour: &dyn Fn(usize) -> Color32, se
     }
     if !any {
         ui.label(RichText::new("No unit in reserve status may rebuild this turn.").weak());
-    }
-    ui.add_space(8.0);
-    if big_button(ui, "End the turn", "Check off the turn and refill the cup (4.5)") {
-        out.push(Action::EndTurn);
     }
 }
 
@@ -670,6 +705,40 @@ mod tests {
         assert!(text.contains("rolled") || text.contains("kept"), "{text}");
         let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
         assert_eq!(unit_state(&g, dragoons).0, "no operation yet");
+    }
+
+    /// Draw the turn tab in a bare egui context the window's size, as the left panel does.
+    fn placed(session: &Session) -> Placed {
+        let ctx = egui::Context::default();
+        let mut placed = Placed::default();
+        let input = egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 640.0))), ..Default::default() };
+        // Two passes: egui settles sizes in the first.
+        for _ in 0..2 {
+            let _ = ctx.run_ui(input.clone(), |ui| {
+                egui::Panel::left("turn_panel").default_size(270.0).show(ui, |ui| {
+                    placed = turn_ui(ui, session, None, (&mut SoloSettings::default(), &SoloState::default()), &mut None, &mut Vec::new());
+                });
+            });
+        }
+        placed
+    }
+
+    // Issue 13, defect 10: a refusal and a status line appearing used to push the panel's
+    // buttons down under the pointer. OTP 4.3: the activation's End button stays put.
+    #[test]
+    fn buttons_keep_their_places_when_a_refusal_appears() {
+        let mut g = Game::new(crate::scenario::default_scenario(), 4, Charts::embedded().clone());
+        g.apply(Action::StartGame).unwrap();
+        g.apply(Action::DrawChit).unwrap();
+        let mut session = Session::new(g);
+        let before = placed(&session);
+        assert!(before.main.is_some_and(|r| r.height() >= 30.0), "{before:?}");
+        // OTP 4.3: a second chit may not be drawn while a brigade is phasing.
+        assert!(session.apply(Action::DrawChit).is_err());
+        session.status = Some(("a very long status line that says what a save did, and where, and wraps over several lines of the panel".into(), false));
+        assert!(session.last_refusal.is_some());
+        let after = placed(&session);
+        assert_eq!(before, after, "nothing moved");
     }
 
     // OTP 4.5: the winner is the side with more points; equal points are a draw.

@@ -19,7 +19,7 @@ use crate::scenario::model::{Arm, GunSize, Rating, UnitType};
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, sheet.in_set(UiSet::Panels))
+    app.add_systems(EguiPrimaryContextPass, sheet.in_set(UiSet::Panels).run_if(super::settings::shown(super::settings::Fold::Sheet)))
         .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
 }
 

@@ -16,6 +16,7 @@ mod movement;
 pub(crate) mod scene;
 mod shapes;
 mod sight;
+pub(crate) mod trail;
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
