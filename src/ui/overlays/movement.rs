@@ -565,7 +565,7 @@ pub(crate) fn built_scene(b: &Built, before: f32, most: Option<f32>, dragging: b
         let front = stands.iter().map(|f| f.front_centre()).sum::<Vec2>() / stands.len().max(1) as f32;
         let mut text = format!("{}. {step} · {}", k + 1, used_left(before + spent, most));
         if last && !dragging {
-            text.push_str("\nEnter or click the ghost: order the move · Backspace: take back the last step · Esc: drop it");
+            text.push_str("\nEnter or click: order it · Backspace: back a step · Esc: drop");
         }
         // Earlier steps' tags only when the unit stands elsewhere after them; beside, not ahead.
         let dirs = if last { vec![fwd, fwd.perp(), -fwd.perp()] } else { vec![-fwd.perp(), fwd.perp()] };
