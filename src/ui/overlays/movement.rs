@@ -11,6 +11,7 @@ use bevy::math::Vec2;
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path};
 use crate::rules::otp::charts::Charts;
+use crate::rules::otp::engine::describe::formation as formation_words;
 use crate::rules::otp::charts::movement::ArmClass;
 use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
@@ -30,16 +31,6 @@ pub(crate) struct AllowanceInfo {
     pub reconstructed: bool,
 }
 
-fn formation_words(f: Formation) -> &'static str {
-    match f {
-        Formation::Column => "march column",
-        Formation::Line => "line",
-        Formation::Skirmish => "skirmish line",
-        Formation::LooseOrder => "loose order",
-        Formation::Limbered => "limbered",
-        Formation::Unlimbered => "unlimbered",
-    }
-}
 
 /// The allowance for the formation the unit is in at the start of the move (6.1), from the
 /// MOVEMENT chart in `rules::otp::charts`; a march column also gets the road allowance (5.1),
