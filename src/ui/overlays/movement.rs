@@ -11,6 +11,7 @@ use bevy::math::Vec2;
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path};
 use crate::rules::otp::charts::Charts;
+use crate::rules::otp::engine::describe::formation as formation_words;
 use crate::rules::otp::charts::movement::ArmClass;
 use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
@@ -30,16 +31,6 @@ pub(crate) struct AllowanceInfo {
     pub reconstructed: bool,
 }
 
-fn formation_words(f: Formation) -> &'static str {
-    match f {
-        Formation::Column => "march column",
-        Formation::Line => "line",
-        Formation::Skirmish => "skirmish line",
-        Formation::LooseOrder => "loose order",
-        Formation::Limbered => "limbered",
-        Formation::Unlimbered => "unlimbered",
-    }
-}
 
 /// The allowance for the formation the unit is in at the start of the move (6.1), from the
 /// MOVEMENT chart in `rules::otp::charts`; a march column also gets the road allowance (5.1),
@@ -565,7 +556,7 @@ pub(crate) fn built_scene(b: &Built, before: f32, most: Option<f32>, dragging: b
         let front = stands.iter().map(|f| f.front_centre()).sum::<Vec2>() / stands.len().max(1) as f32;
         let mut text = format!("{}. {step} · {}", k + 1, used_left(before + spent, most));
         if last && !dragging {
-            text.push_str("\nEnter or click the ghost: order the move · Backspace: take back the last step · Esc: drop it");
+            text.push_str("\nEnter or click: order it · Backspace: back a step · Esc: drop");
         }
         // Earlier steps' tags only when the unit stands elsewhere after them; beside, not ahead.
         let dirs = if last { vec![fwd, fwd.perp(), -fwd.perp()] } else { vec![-fwd.perp(), fwd.perp()] };
