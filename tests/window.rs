@@ -608,8 +608,14 @@ fn shell_checks(display: &str, dir: &Path) -> Vec<Check> {
         (Err(e), _) | (_, Err(e)) => Check { name: "folded_panels_are_remembered_and_give_the_table_room", result: Err(e.clone()) },
     });
     let small = shot("1024x640", "(text_size: 1.0)", &[("OTP_WINDOW", "1024x640")]);
+    // One toolbar row (nothing lost, nothing pushed onto a second row) and a table a person can
+    // use beside the turn panel and the unit sheet: the view's rectangle, as `otp play` prints it.
     checks.push(match &small {
-        Ok((share, size, _)) => check("the_window_works_at_1024x640", *size == (1024, 640) && *share > 0.2, || format!("{size:?}, cloth {:.0}%", share * 100.0)),
+        Ok((_, size, stdout)) => {
+            let rect: Vec<f32> = stdout.lines().find_map(|l| l.split_once(" rect ")).map(|(_, r)| r.split_whitespace().filter_map(|v| v.parse().ok()).collect()).unwrap_or_default();
+            let ok = *size == (1024, 640) && rect.len() == 4 && rect[1] <= 42.0 && rect[2] - rect[0] >= 400.0;
+            check("the_window_works_at_1024x640", ok, || format!("{size:?}, table view {rect:?} (left, top, right, bottom)"))
+        }
         Err(e) => Check { name: "the_window_works_at_1024x640", result: Err(e.clone()) },
     });
     let bad = "(turn_panel: maybe)";

@@ -403,7 +403,7 @@ fn toolbar(
             }
             // Where the game is, on the same row when there is room (the turn panel says it at length).
             if let Some(s) = &session
-                && ui.available_width() > 320.0
+                && ui.available_size_before_wrap().x > 320.0
             {
                 ui.separator();
                 let text = RichText::new(readout(s)).color(egui::Color32::from_rgb(236, 228, 200));

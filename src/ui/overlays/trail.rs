@@ -67,6 +67,8 @@ fn record(session: Option<Res<Session>>, mut applied: MessageReader<Applied>, mu
             })
             .collect();
         trail.moves.extend(moved);
+        // A unit no longer in the game (broken, off the table) leaves no trail behind.
+        trail.moves.retain(|name, _| now.contains_key(name));
     } else {
         trail.moves.retain(|name, m| now.get(name) == Some(&m.to));
     }
@@ -86,14 +88,19 @@ fn draw(mut contexts: EguiContexts, trail: Res<Trail>, settings: Res<Settings>, 
     for m in trail.moves.values() {
         let rgb = sides.get(m.side).map_or([220, 220, 220], |s| side_colour(s, m.side));
         // Lifted toward white to show on the cloth; fainter for an earlier turn's move.
-        let [r, g, b] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.55) as u8);
-        let alpha = if m.turn == session.game.turn() { 235 } else { 110 };
-        let colour = egui::Color32::from_rgba_unmultiplied(r, g, b, alpha);
-        let stroke = egui::Stroke::new(1.6, colour);
+        let [r, g, b] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.35) as u8);
+        let now = m.turn == session.game.turn();
+        let colour = egui::Color32::from_rgba_unmultiplied(r, g, b, if now { 255 } else { 120 });
+        // A dark edge under each dash, so the trail reads on any terrain.
+        let shadow = egui::Color32::from_rgba_unmultiplied(20, 16, 10, if now { 150 } else { 60 });
+        let mut dashed = |points: &[egui::Pos2], width: f32, dash: f32, gap: f32| {
+            shapes.extend(egui::Shape::dashed_line(points, egui::Stroke::new(width + 2.0, shadow), dash, gap));
+            shapes.extend(egui::Shape::dashed_line(points, egui::Stroke::new(width, colour), dash, gap));
+        };
         for f in &m.from {
             let mut corners: Vec<egui::Pos2> = f.corners().into_iter().map(|p| view.to_screen(p)).collect();
             corners.push(corners[0]);
-            shapes.extend(egui::Shape::dashed_line(&corners, stroke, 4.0, 3.0));
+            dashed(&corners, 2.0, 5.0, 3.0);
         }
         let centre = |fs: &[Footprint]| fs.iter().map(|f| f.centre).sum::<Vec2>() / fs.len().max(1) as f32;
         let (from, to) = (view.to_screen(centre(&m.from)), view.to_screen(centre(&m.to)));
@@ -101,11 +108,11 @@ fn draw(mut contexts: EguiContexts, trail: Res<Trail>, settings: Res<Settings>, 
         if along.length() > 6.0 {
             // Stop short of the unit so the arrowhead sits at its edge, not on its label.
             let tip = from + along * (1.0 - (6.0 / along.length()).min(0.5));
-            shapes.extend(egui::Shape::dashed_line(&[from, tip], egui::Stroke::new(2.2, colour), 7.0, 4.0));
+            dashed(&[from, tip], 2.6, 8.0, 4.0);
             let dir = along.normalized();
             let side = egui::vec2(-dir.y, dir.x);
-            let head = 9.0;
-            shapes.push(egui::Shape::convex_polygon(vec![tip, tip - dir * head + side * head * 0.5, tip - dir * head - side * head * 0.5], colour, egui::Stroke::NONE));
+            let head = 11.0;
+            shapes.push(egui::Shape::convex_polygon(vec![tip, tip - dir * head + side * head * 0.5, tip - dir * head - side * head * 0.5], colour, egui::Stroke::new(1.0, shadow)));
         }
     }
     painter.extend(shapes);
