@@ -238,10 +238,10 @@ proptest! {
             let mut game = Game::new(base.scenario.clone(), base.seed, Charts::embedded().clone());
             for a in actions {
                 let before = (game.snapshot(), game.dice_thrown(), game.actions().len());
-                if let Err(r) = game.apply(a.clone()) {
-                    if (game.snapshot(), game.dice_thrown(), game.actions().len()) != before {
-                        return Some(format!("{a:?} was refused ({r}) but changed the game"));
-                    }
+                if let Err(r) = game.apply(a.clone())
+                    && (game.snapshot(), game.dice_thrown(), game.actions().len()) != before
+                {
+                    return Some(format!("{a:?} was refused ({r}) but changed the game"));
                 }
             }
             None
