@@ -29,12 +29,22 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = one_line(&self.message);
         match self.position {
-            Some((line, col)) => write!(f, "{}:{line}:{col}: {}", self.file, self.message),
-            None if self.place.is_empty() => write!(f, "{}: {}", self.file, self.message),
-            None => write!(f, "{}: in {}: {}", self.file, self.place, self.message),
+            Some((line, col)) => write!(f, "{}:{line}:{col}: {message}", self.file),
+            None if self.place.is_empty() => write!(f, "{}: {message}", self.file),
+            None => write!(f, "{}: in {}: {message}", self.file, one_line(&self.place)),
         }
     }
+}
+
+/// A message on one line: control characters a file put in a quoted name (a newline, NUL) are
+/// shown escaped, as `\n`, so every problem stays one `file:line:col: message` line.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect::<String>().into()
 }
 
 /// Everything wrong with a scenario file, one `file:line:col: message` a line.

@@ -119,7 +119,7 @@ fn quoted(action: &Action) -> String {
 fn action_error(text: &str, spans: Option<&Spans>, file: &str, index: usize, action: &Action, refusal: &Refusal) -> String {
     let place = spans.and_then(|s| locate::locate(text, s, &Locus::top("actions").index(index)));
     let at = place.map_or(String::new(), |(line, col)| format!("{line}:{col}:"));
-    format!("{file}:{at} action {} ({}): {refusal}", index + 1, quoted(action))
+    scenario::one_line(&format!("{file}:{at} action {} ({}): {refusal}", index + 1, quoted(action))).into_owned()
 }
 
 impl Save {
@@ -186,7 +186,7 @@ impl Game {
     /// Replay a save with these charts. Every action must still be legal: a refusal means the
     /// save does not belong to these charts or this version, and is an error naming the action.
     pub fn from_save(save: &Save, charts: Charts) -> Result<Game, String> {
-        Game::replay(save, charts).map_err(|(i, r)| format!("action {} ({}): {r}", i + 1, quoted(&save.actions[i])))
+        Game::replay(save, charts).map_err(|(i, r)| scenario::one_line(&format!("action {} ({}): {r}", i + 1, quoted(&save.actions[i]))).into_owned())
     }
 
     /// Replay a save read from `text` (see [`Save::read`]): a refused action is shown at its line.
