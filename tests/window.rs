@@ -453,7 +453,7 @@ fn figures(stdout: &str, prefix: &str) -> Option<Vec<f64>> {
 fn idle_checks(display: &str, size: &str) -> Vec<Check> {
     let cowpens = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron");
     let cases: [(&'static str, Option<&str>, Vec<(&str, &str)>); 3] = [
-        ("idle_window_draws_nothing_before_a_game", None, vec![]),
+        (if size == "1024x640" { "idle_window_draws_nothing_before_a_game_1024x640" } else { "idle_window_draws_nothing_before_a_game" }, None, vec![]),
         ("idle_window_draws_nothing_during_a_game", None, vec![("OTP_ORDERS", "[StartGame, DrawChit]"), ("OTP_SELECT", "1st Maryland"), ("OTP_OVERLAYS", "all")]),
         ("idle_window_draws_nothing_on_cowpens", Some(cowpens), vec![("OTP_ORDERS", "[StartGame]")]),
     ];
@@ -545,7 +545,12 @@ fn fit_checks(display: &str, dir: &Path, size: &str, (w, h): (u32, u32)) -> Vec<
     for (stem, scenario) in [("teaching", &teaching), ("cowpens", &cowpens)] {
         let table = otp::scenario::load(scenario).map(|s| (s.table.width, s.table.depth)).unwrap_or((72.0, 48.0));
         let png = dir.join(format!("window-{stem}-{size}.png"));
-        let name = if stem == "teaching" { "window_fits_the_screen_and_the_table_teaching" } else { "window_fits_the_screen_and_the_table_cowpens" };
+        let name = match (stem, size) {
+            ("teaching", "1024x640") => "window_fits_the_screen_and_the_table_teaching_1024x640",
+            ("teaching", _) => "window_fits_the_screen_and_the_table_teaching",
+            (_, "1024x640") => "window_fits_the_screen_and_the_table_cowpens_1024x640",
+            _ => "window_fits_the_screen_and_the_table_cowpens",
+        };
         match play_screenshot_of(display, Some(scenario.as_path()), &png, &[]).and_then(|stdout| image::open(&png).map(|i| (i.to_rgb8(), stdout)).map_err(|e| e.to_string())) {
             Ok((img, stdout)) => {
                 let (iw, ih) = img.dimensions();
