@@ -716,8 +716,9 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
     let id = egui::Id::new("fire_choice");
     let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(420.0, 300.0));
     let bar = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))).unwrap_or(egui::Rect::NOTHING);
-    let (pivot, pos) = place_choice(view.rect, size, &keep_clear, bar);
-    egui::Area::new(id).fade_in(false).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(view.rect).show(ctx, |ui| {
+    let screen = ctx.content_rect();
+    let (pivot, pos) = place_choice(view.rect, screen, size, &keep_clear, bar);
+    egui::Area::new(id).fade_in(false).order(egui::Order::Foreground).pivot(pivot).fixed_pos(pos).constrain_to(screen).show(ctx, |ui| {
         egui::Frame::window(ui.style()).inner_margin(8.0).stroke(egui::Stroke::new(1.5, TARGET)).show(ui, |ui| {
             ui.set_max_width(400.0);
             egui::ScrollArea::vertical().max_height(choice_height(view.rect)).show(ui, |ui| {
@@ -773,8 +774,10 @@ fn choice_height(table: egui::Rect) -> f32 {
 
 /// Where the chosen target's panel goes: the first of the table's corners (the lower left just
 /// above the toolbar first) where it covers none of `keep_clear` (the target, the firer) nor the
-/// toolbar; else where it covers least, the toolbar counting ten times.
-pub(crate) fn place_choice(table: egui::Rect, size: egui::Vec2, keep_clear: &[egui::Rect], bar: egui::Rect) -> (egui::Align2, egui::Pos2) {
+/// toolbar; else over a side panel of the window (`screen`: at Fit zoom a crowded table may have
+/// no free corner, and the side panels matter less than the table while aiming); else where it
+/// covers least, the toolbar counting ten times.
+pub(crate) fn place_choice(table: egui::Rect, screen: egui::Rect, size: egui::Vec2, keep_clear: &[egui::Rect], bar: egui::Rect) -> (egui::Align2, egui::Pos2) {
     let above_bar = if bar.is_positive() { bar.top() - 8.0 } else { table.bottom() - 120.0 };
     let candidates = [
         (egui::Align2::LEFT_BOTTOM, egui::pos2(table.left() + 10.0, above_bar)),
@@ -783,6 +786,8 @@ pub(crate) fn place_choice(table: egui::Rect, size: egui::Vec2, keep_clear: &[eg
         (egui::Align2::RIGHT_BOTTOM, table.right_bottom() + egui::vec2(-10.0, -40.0)),
         (egui::Align2::CENTER_TOP, table.center_top() + egui::vec2(0.0, 10.0)),
         (egui::Align2::CENTER_BOTTOM, table.center_bottom() + egui::vec2(0.0, -40.0)),
+        (egui::Align2::RIGHT_TOP, egui::pos2(screen.right() - 6.0, table.top() + 10.0)),
+        (egui::Align2::LEFT_TOP, egui::pos2(screen.left() + 6.0, table.top() + 10.0)),
     ];
     let area = |c: egui::Rect| if c.is_positive() { c.area() } else { 0.0 };
     let covered = |(pivot, pos): &(egui::Align2, egui::Pos2)| {
@@ -1019,11 +1024,24 @@ mod tests {
         let target = egui::Rect::from_min_size(egui::pos2(60.0, 60.0), egui::vec2(120.0, 30.0));
         let firer = egui::Rect::from_min_size(egui::pos2(80.0, 420.0), egui::vec2(120.0, 30.0));
         for (a, b) in [(target, firer), (firer, target)] {
-            let (pivot, pos) = place_choice(table, size, &[a, b], bar);
+            let (pivot, pos) = place_choice(table, table, size, &[a, b], bar);
             let me = pivot.anchor_size(pos, size);
             assert!(!me.intersects(a) && !me.intersects(b) && !me.intersects(bar), "{me:?} covers a unit or the toolbar");
             assert!(table.contains_rect(me), "{me:?} on the table");
         }
+    }
+
+    // A crowded table at Fit zoom with no free corner: the panel goes over a side panel of the
+    // window rather than over the target.
+    #[test]
+    fn with_no_free_corner_the_panel_goes_over_a_side_panel() {
+        let screen = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 800.0));
+        let table = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(958.0, 764.0));
+        let size = egui::vec2(300.0, 260.0);
+        let target = table.shrink(20.0);
+        let (pivot, pos) = place_choice(table, screen, size, &[target, egui::Rect::NOTHING], egui::Rect::NOTHING);
+        let me = pivot.anchor_size(pos, size);
+        assert!(!me.intersects(target) && screen.contains_rect(me), "{me:?}");
     }
 
     // OTP 8.1, 8.2, 1.0: a shot none of whose results hurts says so, and why, in the rules' words

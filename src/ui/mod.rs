@@ -140,7 +140,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, roster::plugin, overlays::trail::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so
@@ -226,6 +226,11 @@ const LARGEST_WINDOW: Vec2 = Vec2::new(1920.0, 1200.0);
 /// taskbars). The table is fitted again when the new size arrives (`table_view`).
 fn size_to_screen(mut done: Local<bool>, monitors: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
     if *done {
+        return;
+    }
+    // The `OTP_WINDOW` preset (settings.rs) asks for a size of its own: leave it.
+    if std::env::var_os("OTP_WINDOW").is_some() {
+        *done = true;
         return;
     }
     let (Ok(monitor), Ok(mut window)) = (monitors.single(), windows.single_mut()) else { return };

@@ -2,45 +2,20 @@
 //! formation, Morale Marker and what it has done this turn; a click selects it and brings it
 //! into view. Drawn in the left panel's Roster tab (F5); N and Shift+N step through the phasing
 //! brigade's units in the same order.
-//!
-//! [`CentreOn`] asks for a unit to be brought into view (the roster, N, the log could send it).
-//! When the camera gains its own centre-on-unit message this one should give way to it.
+//! A click sends the camera's `CentreOn`.
 
 use bevy::prelude::*;
-use bevy::window::RequestRedraw;
 use bevy_egui::egui;
 use egui::{Color32, RichText};
 
-use super::camera::View;
 use super::paint;
 use super::session::Session;
 use super::unit_sheet::formation_name;
 use crate::rules::otp::engine::{Game, UnitTurn};
-use crate::scenario::spawn::{Brigade, Stand, Unit, side_colour};
-use crate::table::footprint::Footprint;
+use crate::scenario::spawn::{Brigade, Unit, side_colour};
 
 const MARKER: Color32 = Color32::from_rgb(250, 210, 40);
 const OFF: Color32 = Color32::from_gray(160);
-
-/// Bring this unit (an app entity, as `Selection` holds) into the middle of the table view.
-#[derive(Message, Clone, Copy, Debug)]
-pub(crate) struct CentreOn(pub Entity);
-
-pub(super) fn plugin(app: &mut App) {
-    app.add_message::<CentreOn>().add_systems(Update, centre_on);
-}
-
-/// Move the view's centre to the unit's stands (the zoom stays).
-fn centre_on(mut asks: MessageReader<CentreOn>, units: Query<&Unit>, stands: Query<&Footprint, With<Stand>>, mut view: ResMut<View>, mut redraw: MessageWriter<RequestRedraw>) {
-    let Some(CentreOn(unit)) = asks.read().last().copied() else { return };
-    let Ok(u) = units.get(unit) else { return };
-    let centres: Vec<Vec2> = u.stands.iter().filter_map(|&s| stands.get(s).ok()).map(|f| f.centre).collect();
-    if centres.is_empty() {
-        return;
-    }
-    view.centre = centres.iter().copied().sum::<Vec2>() / centres.len() as f32;
-    redraw.write(RequestRedraw);
-}
 
 /// The game's units in roster order: side, brigade chit, then scenario order.
 pub(crate) fn roster_order(game: &Game) -> Vec<Entity> {
@@ -168,7 +143,7 @@ mod tests {
             game.apply(a.clone()).unwrap();
         }
         let mut app = App::new();
-        app.add_plugins(MinimalPlugins).init_resource::<View>().add_message::<RequestRedraw>().add_plugins(plugin).insert_resource(Session::new(game));
+        app.add_plugins(MinimalPlugins).insert_resource(Session::new(game));
         crate::ui::session::sync_world(app.world_mut());
         app
     }
@@ -208,19 +183,5 @@ mod tests {
         assert_eq!(seen.len(), n, "every unit of the brigade, then round again");
         let back = next_unit(s, next_unit(s, at, 1), -1);
         assert_eq!(back, at, "Shift+N goes back");
-    }
-
-    #[test]
-    fn centre_on_brings_the_unit_into_view() {
-        let mut app = session(&[]);
-        let unit = {
-            let w = app.world_mut();
-            w.query::<(Entity, &Unit)>().iter(w).next().map(|(e, u)| (e, u.stands[0])).unwrap()
-        };
-        let stand = app.world().get::<Footprint>(unit.1).unwrap().centre;
-        app.world_mut().write_message(CentreOn(unit.0));
-        app.update();
-        let centre = app.world().resource::<View>().centre;
-        assert!(centre.distance(stand) < 3.0, "view at {centre}, stand at {stand}");
     }
 }
