@@ -169,6 +169,15 @@ fn save_in_world(world: &mut World, path: &Path) -> Option<()> {
 /// the problems come back as text, one `file:line:col: message` a line.
 pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String> {
     let opening = Opening::read(path)?;
+    // A save whose scenario was edited after the game would replay into a different game: the
+    // window refuses it as `otp play` does without `--force`, saying what changed.
+    if let Opening::Saved { save, source } = &opening {
+        let changed = save.scenario_changes();
+        if !changed.is_empty() {
+            let message = crate::rules::otp::engine::save::changed_message(source, &changed);
+            return Err(format!("{message}; `otp play {source} --force` plays it anyway"));
+        }
+    }
     session::open_in_world(world, opening);
     if let Some(mut view) = world.get_resource_mut::<View>() {
         view.fit_pending = true;
@@ -358,6 +367,31 @@ mod tests {
         open_in_world(&mut world, &good).unwrap();
         assert_eq!(world.resource::<Battlefield>().source, good.display().to_string());
         assert_eq!(table_entities(&mut world), before, "the old table is gone, the new one in its place");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    // Issue 12: a save of a scenario edited after the game is refused by Open, naming what
+    // changed, and the table stays as it was.
+    #[test]
+    fn a_save_of_an_edited_scenario_is_refused_by_open() {
+        use crate::rules::otp::charts::Charts;
+        use crate::rules::otp::engine::{Action, Game};
+        let dir = std::env::temp_dir().join(format!("otp-ui-digest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut game = Game::new(crate::scenario::default_scenario(), 5, Charts::embedded().clone());
+        game.apply(Action::StartGame).unwrap();
+        let mut save = game.to_save();
+        let edited = &mut save.scenario.objectives[0];
+        edited.points += 1;
+        let name = edited.name.clone();
+        let path = dir.join("edited.ron");
+        std::fs::write(&path, ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default()).unwrap()).unwrap();
+        let mut world = World::new();
+        spawn_scenario(&mut world, &crate::scenario::default_scenario(), "teaching");
+        let before = table_entities(&mut world);
+        let err = open_in_world(&mut world, &path).unwrap_err();
+        assert!(err.contains(&name) && err.contains("--force"), "{err}");
+        assert_eq!(table_entities(&mut world), before);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
