@@ -266,14 +266,10 @@ fn outcome_line(o: &otp::rules::otp::bot::GameOutcome) -> String {
 fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>) -> ExitCode {
     use otp::rules::otp::bot;
     use std::io::Write;
-    let s = match load(file) {
+    let s = match load_for_games(file, games, turns) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if games == 0 || turns == Some(0) {
-        eprintln!("--games and --turns must be at least 1");
-        return ExitCode::FAILURE;
-    }
     if let Some(log) = log
         && let Err(code) = refuse_overwriting_input(log, &[file])
     {
@@ -331,16 +327,21 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
     if spread.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
+/// The scenario for `simulate`, with at least one game of at least one turn asked for.
+fn load_for_games(file: &Path, games: usize, turns: Option<u32>) -> Result<Scenario, ExitCode> {
+    if games == 0 || turns == Some(0) {
+        eprintln!("--games and --turns must be at least 1");
+        return Err(ExitCode::FAILURE);
+    }
+    load(file)
+}
+
 /// `otp simulate --balance`: the balance table of `games` automatic games, in Markdown.
 fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize) -> ExitCode {
-    let s = match load(file) {
+    let s = match load_for_games(file, games, turns) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if games == 0 || turns == Some(0) {
-        eprintln!("--games and --turns must be at least 1");
-        return ExitCode::FAILURE;
-    }
     let table = otp::rules::otp::balance::balance(&s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
     eprintln!();
     print!("{}", table.markdown());

@@ -3,6 +3,8 @@
 //! whole resolve path, exact odds against seeded resolutions, crews, attached guns and commander
 //! casualties, and a report applied to the ECS world.
 
+mod common;
+
 use bevy::math::Vec2;
 use bevy::prelude::World;
 
@@ -657,20 +659,7 @@ fn a_report_applied_to_the_world() {
 /// A 72" x 48" table with `terrain` (RON): the British (chit 1, "Redcoats") below, the Americans
 /// (chit 2, "Patriots") above.
 fn scenario(british: &str, americans: &str, terrain: &str) -> otp::scenario::Scenario {
-    let src = format!(
-        r#"(
-    name: "fire preview test",
-    table: (width: 72.0, depth: 48.0),
-    terrain: [{terrain}],
-    sides: [
-        (name: "British", brigades: [(name: "Redcoats", chit: 1,
-            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((1.0, 1.0))), units: [{british}])]),
-        (name: "Americans", brigades: [(name: "Patriots", chit: 2,
-            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((71.0, 47.0))), units: [{americans}])]),
-    ],
-)"#
-    );
-    otp::scenario::parse(&src, "fire-preview.ron").unwrap_or_else(|e| panic!("{e}"))
+    common::two_brigades(british, americans, terrain, "fire-preview.ron")
 }
 
 /// The engine's verdict with the Redcoats phasing: None when the shot is allowed.

@@ -1,6 +1,8 @@
 //! MELEE (OTP 9.0–9.14, 7.2, 5.1) through `otp melee`: every enemy pair of the shipped
 //! scenarios judged, the JSON's arithmetic checked against itself, and the refusals' exit codes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -217,20 +219,7 @@ fn otp_melee_refusals_exit_1_with_their_rule() {
 /// A 72" x 48" open table with `terrain` (a RON list): the British (chit 1, "Redcoats") face up
 /// the table, the Americans (chit 2) down it. Units are RON unit entries.
 fn table(british: &str, americans: &str, terrain: &str) -> Scenario {
-    let src = format!(
-        r#"(
-    name: "melee preview test",
-    table: (width: 72.0, depth: 48.0),
-    terrain: [{terrain}],
-    sides: [
-        (name: "British", brigades: [(name: "Redcoats", chit: 1,
-            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((1.0, 1.0))), units: [{british}])]),
-        (name: "Americans", brigades: [(name: "Patriots", chit: 2,
-            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((71.0, 47.0))), units: [{americans}])]),
-    ],
-)"#
-    );
-    scenario::parse(&src, "melee-preview.ron").unwrap_or_else(|e| panic!("{e}"))
+    common::two_brigades(british, americans, terrain, "melee-preview.ron")
 }
 
 fn foot(name: &str, y: f32, facing: f32, extra: &str) -> String {

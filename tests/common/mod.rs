@@ -29,3 +29,22 @@ pub fn activate(g: &mut Game, brigade: &str) {
         ok(g, Action::DrawChit);
     }
 }
+
+/// A 72" x 48" table with `terrain` (a RON list): the British (chit 1, "Redcoats", Col. Red) and
+/// the Americans (chit 2, "Patriots", Col. Blue), each side's units given as RON unit entries.
+pub fn two_brigades(british: &str, americans: &str, terrain: &str, file: &str) -> otp::scenario::Scenario {
+    let src = format!(
+        r#"(
+    name: "{file}",
+    table: (width: 72.0, depth: 48.0),
+    terrain: [{terrain}],
+    sides: [
+        (name: "British", brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((1.0, 1.0))), units: [{british}])]),
+        (name: "Americans", brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((71.0, 47.0))), units: [{americans}])]),
+    ],
+)"#
+    );
+    otp::scenario::parse(&src, file).unwrap_or_else(|e| panic!("{e}"))
+}
