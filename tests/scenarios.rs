@@ -36,6 +36,12 @@ fn shipped_scenarios_are_valid_and_round_trip() {
 /// limit (the 200-game tables are `otp simulate --balance`; these take a few seconds in release).
 const SCENARIO_GAMES: u64 = 3;
 
+/// Games per scenario: `SCENARIO_GAMES` in CI, more with `OTP_SCENARIO_GAMES=200` (the issue's
+/// 200-game check, run by hand and recorded in docs/scenarios.md).
+fn scenario_games() -> u64 {
+    std::env::var("OTP_SCENARIO_GAMES").ok().and_then(|n| n.parse().ok()).unwrap_or(SCENARIO_GAMES)
+}
+
 // OTP 4.2–4.5, 6.5, 8.2, 10.2–10.5, 11.0: on every shipped scenario the automatic players keep
 // every invariant after each activation and turn, the engine never refuses them, the game ends
 // at the turn asked for, and shots are fired.
@@ -44,25 +50,35 @@ fn automatic_games_on_every_scenario_keep_the_invariants() {
     use otp::rules::otp::bot::Bot;
     use otp::rules::otp::charts::Charts;
     use otp::rules::otp::engine::{Action, Game};
+    let games = scenario_games();
+    let mut failures = Vec::new();
     for file in shipped_scenarios() {
         let s = scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
         let turns = s.turn_limit.unwrap_or(10);
         let mut fired = 0;
-        for seed in 0..SCENARIO_GAMES {
-            let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
-            let mut bot = Bot::new();
-            bot.play(&mut g, |g, r| {
-                if matches!(r.action, Action::EndActivation | Action::EndTurn) {
-                    common::invariants::check(g, seed);
-                }
-                fired += usize::from(matches!(r.action, Action::Fire { .. }));
-            });
-            common::invariants::check(&g, seed);
-            assert_eq!(bot.refusals, 0, "{} seed {seed}: {:?}", file.display(), bot.refused);
-            assert_eq!(g.summary().expect("the game ended").turns_played, turns, "{}", file.display());
+        for seed in 0..games {
+            // Every game is played, and every failing seed named, not only the first.
+            let game = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
+                let mut bot = Bot::new();
+                bot.play(&mut g, |g, r| {
+                    if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+                        common::invariants::check(g, seed);
+                    }
+                    fired += usize::from(matches!(r.action, Action::Fire { .. }));
+                });
+                common::invariants::check(&g, seed);
+                assert_eq!(bot.refusals, 0, "refused: {:?}", bot.refused);
+                assert_eq!(g.summary().expect("the game ended").turns_played, turns);
+            }));
+            if let Err(e) = game {
+                let why = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                failures.push(format!("{} seed {seed}: {why}", file.display()));
+            }
         }
-        assert!(fired > 0, "{}: nobody fired in {SCENARIO_GAMES} games", file.display());
+        assert!(fired > 0, "{}: nobody fired in {games} games", file.display());
     }
+    assert!(failures.is_empty(), "{} failing games:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
