@@ -47,30 +47,14 @@ fn scenario_games() -> u64 {
 // at the turn asked for, and shots are fired.
 #[test]
 fn automatic_games_on_every_scenario_keep_the_invariants() {
-    use otp::rules::otp::bot::Bot;
-    use otp::rules::otp::charts::Charts;
-    use otp::rules::otp::engine::{Action, Game};
     let games = scenario_games();
     let mut failures = Vec::new();
     for file in shipped_scenarios() {
         let s = scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
-        let turns = s.turn_limit.unwrap_or(10);
         let mut fired = 0;
         for seed in 0..games {
             // Every game is played, and every failing seed named, not only the first.
-            let game = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
-                let mut bot = Bot::new();
-                bot.play(&mut g, |g, r| {
-                    if matches!(r.action, Action::EndActivation | Action::EndTurn) {
-                        common::invariants::check(g, seed);
-                    }
-                    fired += usize::from(matches!(r.action, Action::Fire { .. }));
-                });
-                common::invariants::check(&g, seed);
-                assert_eq!(bot.refusals, 0, "refused: {:?}", bot.refused);
-                assert_eq!(g.summary().expect("the game ended").turns_played, turns);
-            }));
+            let game = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fired += play_checked(&s, seed)));
             if let Err(e) = game {
                 let why = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
                 failures.push(format!("{} seed {seed}: {why}", file.display()));
@@ -79,6 +63,38 @@ fn automatic_games_on_every_scenario_keep_the_invariants() {
         assert!(fired > 0, "{}: nobody fired in {games} games", file.display());
     }
     assert!(failures.is_empty(), "{} failing games:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// One automatic game of `s` to its turn limit, the invariants checked after every activation
+/// and turn (panics on the first broken one); the shots fired.
+fn play_checked(s: &scenario::Scenario, seed: u64) -> usize {
+    use otp::rules::otp::bot::Bot;
+    use otp::rules::otp::charts::Charts;
+    use otp::rules::otp::engine::{Action, Game};
+    let mut fired = 0;
+    let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
+    let mut bot = Bot::new();
+    bot.play(&mut g, |g, r| {
+        if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+            common::invariants::check(g, seed);
+        }
+        fired += usize::from(matches!(r.action, Action::Fire { .. }));
+    });
+    common::invariants::check(&g, seed);
+    assert_eq!(bot.refusals, 0, "refused: {:?}", bot.refused);
+    assert_eq!(g.summary().expect("the game ended").turns_played, s.turn_limit.unwrap_or(10));
+    fired
+}
+
+// OTP 7.5, 6.5: a partial move (a firefight's stand-off, a special move falling short, a half-way
+// stop) used to leave a unit's attached guns behind, and the 5th and 7th Maryland ended on their
+// own Reserve Guns in these two Camden games (the 200-game check found them).
+#[test]
+fn a_partial_move_never_leaves_a_unit_on_its_own_attached_guns() {
+    let camden = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/camden.ron")).unwrap_or_else(|e| panic!("{e}"));
+    for seed in [114, 173] {
+        play_checked(&camden, seed);
+    }
 }
 
 #[test]

@@ -288,7 +288,7 @@ impl Game {
             if d.path.distance > reach + EPS {
                 let s = self.situation();
                 let stands = contact::part_way(&s, &d.path, (reach / d.path.distance).clamp(0.0, 1.0));
-                self.move_stands(d.unit, &stands);
+                self.move_stands(report, d.unit, &stands, true);
                 report.change("6.8", format!("{name}'s special move of {reach:.2}\" falls short of {target} ({:.2}\"): it moves its whole special move", d.path.distance));
                 report.note("6.8", "a special move to contact that cannot reach leaves the unit badly disorganised");
                 self.give_marker(report, d.unit, false);
@@ -418,10 +418,14 @@ impl Game {
         self.check_roll(report, rule, what, roll.target, &roll.modifiers, roll.total_modifier)
     }
 
-    /// Put the attacker's stands where a move put them (attached guns stay: a partial move).
-    /// Leaders attached to it go with it, each keeping his place by his nearest stand: the
-    /// leader of a column's charge (9.1) is still with it in the melee (9.10, 9.11).
-    fn move_stands(&mut self, unit: Entity, stands: &[Footprint]) {
+    /// Put the attacker's stands where a move put them. Leaders attached to it go with it, each
+    /// keeping his place by his nearest stand: the leader of a column's charge (9.1) is still with
+    /// it in the melee (9.10, 9.11). Guns attached to it (7.5) keep their place beside it too, so
+    /// that a partial move (a firefight's stand-off 9.3, a special move falling short 6.8, a
+    /// half-way stop 9.2) never leaves the unit standing on its own guns (6.5); a gun whose
+    /// place would be on another unit or off the table stays where it was. `carry_guns`: false
+    /// when the table's plan of the move places the guns itself.
+    fn move_stands(&mut self, report: &mut Report, unit: Entity, stands: &[Footprint], carry_guns: bool) {
         let table = FireTable::from_world(&self.world);
         let leaders = table.situation.find(&self.unit(unit).name).map(|i| table.state(i).commanders.clone()).unwrap_or_default();
         let before: Vec<Footprint> = self.unit(unit).stands.iter().filter_map(|&s| self.world.get::<Footprint>(s).copied()).collect();
@@ -439,6 +443,41 @@ impl Game {
         let formation = self.unit(unit).formation;
         self.place(unit, stands, formation);
         self.turn_mut(unit).moved = true;
+        if let (true, Some(&from), Some(&to)) = (carry_guns, before.first(), stands.first()) {
+            self.carry_attached_guns(report, unit, from, to);
+        }
+    }
+
+    /// 7.5: move `unit`'s attached guns as its first stand moved, `from` → `to`, where that
+    /// place is clear of every other unit and on the table.
+    fn carry_attached_guns(&mut self, report: &mut Report, unit: Entity, from: Footprint, to: Footprint) {
+        if from.centre.distance(to.centre) <= EPS && (from.facing - to.facing).abs() <= EPS {
+            return;
+        }
+        let turned = to.facing - from.facing;
+        let carry = |f: &Footprint| {
+            let d = f.centre - from.centre;
+            Footprint { centre: to.centre + to.right() * d.dot(from.right()) + to.forward() * d.dot(from.forward()), facing: (f.facing + turned).rem_euclid(360.0), ..*f }
+        };
+        let (w, h) = (self.scenario.table.width, self.scenario.table.depth);
+        let guns: Vec<Entity> = self.live_units().filter(|&g| self.unit(g).attached_to == Some(unit)).collect();
+        for gun in guns {
+            let moved: Vec<Footprint> = self.unit(gun).stands.iter().filter_map(|&s| self.world.get::<Footprint>(s)).map(carry).collect();
+            let on_table = moved.iter().flat_map(|f| f.corners()).all(|c| c.x >= -EPS && c.y >= -EPS && c.x <= w + EPS && c.y <= h + EPS);
+            let others: Vec<Footprint> = self
+                .live_units()
+                .filter(|&o| o != unit && o != gun && self.unit(o).attached_to != Some(unit))
+                .flat_map(|o| self.unit(o).stands.clone())
+                .filter_map(|s| self.world.get::<Footprint>(s).copied())
+                .collect();
+            if !on_table || moved.iter().any(|m| others.iter().any(|o| m.overlaps(o, 0.01))) {
+                continue;
+            }
+            let (formation, name) = (self.unit(gun).formation, self.unit(gun).name.clone());
+            self.place(gun, &moved, formation);
+            self.turn_mut(gun).moved = true;
+            report.change("7.5", format!("{name} keeps its place with {}", self.unit(unit).name));
+        }
     }
 
     /// The attacker moves into contact (9.7), its attached guns with it (7.5).
@@ -455,7 +494,9 @@ impl Game {
             return;
         }
         let plan = self.plan_charge(d.unit, &d.path);
-        self.move_stands(d.unit, &d.path.stands);
+        // The table's plan carries the guns along the path when it can (7.5); else they keep
+        // their place beside the unit.
+        self.move_stands(report, d.unit, &d.path.stands, !plan.legal());
         if plan.legal() {
             self.place_carried(report, &name, &plan);
         }
@@ -509,7 +550,7 @@ impl Game {
         }
         let s = self.situation();
         let half = contact::part_way(&s, &d.path, 0.5);
-        self.move_stands(d.unit, &half);
+        self.move_stands(report, d.unit, &half, true);
         report.change("9.2", format!("{name} fails to close: it closes half the distance ({:.2}\") and stops", d.path.distance / 2.0));
         if a.formation == Formation::Column && infantry(&a) {
             self.deploy_after_failure(report, d.unit);
@@ -554,7 +595,7 @@ impl Game {
         let gap = FIREFIGHT_GAP.min(d.path.original_distance);
         let stands = contact::short_of_contact(&s, &d.path, gap);
         let moved = (d.path.distance - gap).max(0.0);
-        self.move_stands(d.unit, &stands);
+        self.move_stands(report, d.unit, &stands, true);
         report.change("9.3", format!("{name} stops {gap:.2}\" from {target} (woods visibility, if less, limits the fire itself, 8.7)"));
         report.note("9.3", "firefight, round 1: the defender fires, then the attacker");
         self.defensive_fire(report, d.target, d.unit, FireOccasion::Firefight, false, "9.3");
