@@ -616,6 +616,8 @@ mod tests {
     /// Every unit's stands and its label request at a zoom, on a screen with y down: what the
     /// window asks of `place_labels` (unit labels 13 points high at Fit zoom, bold DejaVu Sans
     /// about 0.62 em a letter, tag padding 4 by 1).
+    /// (stand boxes, label asks, the screen, each unit's stands, inches to screen).
+    #[allow(clippy::type_complexity)]
     fn cowpens_at(area: Vec2) -> (Vec<Area>, Vec<LabelAsk>, Area, Vec<Vec<Footprint>>, impl Fn(Vec2) -> Vec2) {
         let scenario = crate::scenario::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron"))).expect("cowpens loads");
         let (w, d) = (scenario.table.width, scenario.table.depth);
@@ -708,10 +710,10 @@ mod tests {
         let size = Vec2::new(40.0, 10.0);
         // Its own spot is free: it goes there.
         let ask = LabelAsk { anchor: Vec2::ZERO, size, prefer: Vec2::Y, previous: None };
-        assert_eq!(place_labels(&[ask.clone()], &mut vec![], within)[0].centre, Vec2::ZERO);
+        assert_eq!(place_labels(std::slice::from_ref(&ask), &mut vec![], within)[0].centre, Vec2::ZERO);
         // Covered: it moves out along the preferred direction (y here) before any other.
         let block = Area::around(Vec2::ZERO, Vec2::new(30.0, 8.0));
-        let p = place_labels(&[ask.clone()], &mut vec![block], within)[0];
+        let p = place_labels(std::slice::from_ref(&ask), &mut vec![block], within)[0];
         assert!(p.clear && p.centre.y > 0.0 && p.centre.x == 0.0, "{p:?}");
         // Once the block goes, a slightly displaced label stays; a far one comes home.
         let near = LabelAsk { previous: Some(Vec2::new(0.0, 5.0)), ..ask.clone() };
