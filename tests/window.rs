@@ -452,7 +452,9 @@ fn figures(stdout: &str, prefix: &str) -> Option<Vec<f64>> {
 /// (a chit drawn, a unit selected, every overlay on), and on Cowpens.
 fn idle_checks(display: &str, size: &str) -> Vec<Check> {
     let cowpens = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron");
-    let cases: [(&'static str, Option<&str>, Vec<(&str, &str)>); 3] = [
+    // (check, scenario file, presets)
+    type Case<'a> = (&'static str, Option<&'a str>, Vec<(&'a str, &'a str)>);
+    let cases: [Case; 3] = [
         (if size == "1024x640" { "idle_window_draws_nothing_before_a_game_1024x640" } else { "idle_window_draws_nothing_before_a_game" }, None, vec![]),
         ("idle_window_draws_nothing_during_a_game", None, vec![("OTP_ORDERS", "[StartGame, DrawChit]"), ("OTP_SELECT", "1st Maryland"), ("OTP_OVERLAYS", "all")]),
         ("idle_window_draws_nothing_on_cowpens", Some(cowpens), vec![("OTP_ORDERS", "[StartGame]")]),

@@ -61,7 +61,7 @@ impl Backdrop {
     }
 
     /// The static layer for this view, as one image shape (painted again first if it must be).
-    pub fn draw(&mut self, ctx: &egui::Context, view: &View, body: &[Prepared], generation: u64, width: f32, depth: f32, out: &mut Vec<egui::Shape>) {
+    pub fn draw(&mut self, ctx: &egui::Context, view: &View, body: &[Prepared], generation: u64, (width, depth): (f32, f32), out: &mut Vec<egui::Shape>) {
         let ppp = ctx.pixels_per_point();
         let table_lo = Vec2::splat(-BLEED);
         let table_hi = Vec2::new(width + BLEED, depth + BLEED);
@@ -196,16 +196,16 @@ mod tests {
         let mut backdrop = Backdrop::default();
         let mut out = Vec::new();
         let output = ctx.run_ui(egui::RawInput::default(), |_| {
-            backdrop.draw(&ctx, &view, &body, 1, picture.width, picture.depth, &mut out);
+            backdrop.draw(&ctx, &view, &body, 1, (picture.width, picture.depth), &mut out);
             // The same view again, and a pan: nothing new to paint.
-            backdrop.draw(&ctx, &view, &body, 1, picture.width, picture.depth, &mut out);
+            backdrop.draw(&ctx, &view, &body, 1, (picture.width, picture.depth), &mut out);
             view.pan_by_screen(egui::vec2(30.0, -20.0));
-            backdrop.draw(&ctx, &view, &body, 1, picture.width, picture.depth, &mut out);
+            backdrop.draw(&ctx, &view, &body, 1, (picture.width, picture.depth), &mut out);
             assert_eq!(backdrop.paintings, 1);
             // A new zoom, and a new battlefield, are painted afresh.
             view.zoom_at(view.rect.center(), 1.2);
-            backdrop.draw(&ctx, &view, &body, 1, picture.width, picture.depth, &mut out);
-            backdrop.draw(&ctx, &view, &body, 2, picture.width, picture.depth, &mut out);
+            backdrop.draw(&ctx, &view, &body, 1, (picture.width, picture.depth), &mut out);
+            backdrop.draw(&ctx, &view, &body, 2, (picture.width, picture.depth), &mut out);
             assert_eq!(backdrop.paintings, 3);
         });
         output.drop_without_applying_deltas();

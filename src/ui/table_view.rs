@@ -68,6 +68,14 @@ pub(crate) struct Troops(pub Vec<UnitGeom>);
 #[derive(Resource, Default)]
 pub(crate) struct LabelPlaces(pub std::collections::HashMap<Entity, egui::Vec2>);
 
+/// The view the last Fit gave (centre, points an inch) and the window's size then: while the
+/// view is still that, a new window size fits the table again.
+#[derive(Default)]
+struct LastFit {
+    view: Option<(Vec2, f32)>,
+    window: egui::Vec2,
+}
+
 /// How many frames have painted the table, and when the first did.
 #[derive(Resource, Default)]
 pub(crate) struct TableFrames {
@@ -111,7 +119,7 @@ fn draw_table(
     mut selection: ResMut<Selection>,
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
-    (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<(Option<(Vec2, f32)>, egui::Vec2)>),
+    (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>),
     (hover_preset, options, targeting): (Res<HoverPreset>, Option<Res<super::RunOptions>>, Option<Res<super::fire_orders::Targeting>>),
     mut teach: Teach,
     sides: Query<&SideInfo>,
@@ -153,11 +161,11 @@ fn draw_table(
         // changes (it opens at one size and is then sized to the screen) and while the panels
         // settle in the first frames.
         let window = ctx.content_rect().size();
-        let fitted = fit.0.is_some_and(|(c, p)| c == view.centre && p == view.ppi);
-        if fitted && (fit.1 != window || frames.count < FIT_WHILE_SETTLING) && old != response.rect {
+        let fitted = fit.view.is_some_and(|(c, p)| c == view.centre && p == view.ppi);
+        if fitted && (fit.window != window || frames.count < FIT_WHILE_SETTLING) && old != response.rect {
             view.fit_pending = true;
         }
-        fit.1 = window;
+        fit.window = window;
         if old != response.rect && old.is_positive() && !view.fit_pending {
             let shift = response.rect.center() - old.center();
             let ppi = view.ppi;
@@ -166,7 +174,7 @@ fn draw_table(
         view.rect = response.rect;
         if view.fit_pending {
             view.fit(width, depth);
-            fit.0 = Some((view.centre, view.ppi));
+            fit.view = Some((view.centre, view.ppi));
             if let Some((centre, ppi)) = view.preset.take() {
                 view.centre = centre;
                 view.ppi = ppi.clamp(super::camera::MIN_PPI, super::camera::MAX_PPI);
@@ -280,7 +288,7 @@ fn draw_table(
         // Terrain, grid and objectives: one image, painted again only when the zoom changes.
         let mut out: Vec<egui::Shape> = Vec::new();
         if backdrop.cached() {
-            backdrop.draw(&ctx, &view, &cache.body, cache.generation, width, depth, &mut out);
+            backdrop.draw(&ctx, &view, &cache.body, cache.generation, (width, depth), &mut out);
         } else {
             for p in &cache.body {
                 paint::shape(&view, &p.shape, &p.triangles, &mut out);
