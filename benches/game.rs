@@ -10,7 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 use otp::rules::otp::bot::simulate;
 use otp::rules::otp::charts::Charts;
-use otp::rules::otp::dice::Dice;
+use otp::rules::dice::Dice;
 use otp::rules::otp::fire::{FireContext, FireTable, preview, resolve};
 use otp::scenario::model::Formation;
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use otp::rules::otp::charts::fire::FireChart;
 use otp::rules::otp::charts::melee::{ClosureModifierId, CvRollModifierId, MeleeCvModifierId, MultiplierId};
 use otp::rules::otp::charts::{Ammo, ArmClass, ArtilleryBand, Charts, FireModifierId, FireResult, MoveCostKind, Severity, embedded_text};
-use otp::rules::otp::dice::{self, AD_FACES, Dice, DiceKind};
+use otp::rules::dice::{self, AD_FACES, Dice, DiceKind};
 use otp::scenario::model::{DisorderType, Formation, GunSize, Rating, UnitType, Weapon, WoodsDensity};
 use proptest::prelude::*;
 

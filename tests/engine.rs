@@ -139,7 +139,7 @@ fn refusals_change_nothing() {
     refused(&mut g, Action::ChangeFormation { unit: "Loyalist Militia".into(), formation: Formation::Column }, "10.1");
     // OTP 10.4: no pass in the turn the marker came.
     let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
-    let mut scratch = Report::new(g.turn(), &Action::EndActivation, "fire (set-up)");
+    let mut scratch = Report::otp(g.turn(), &Action::EndActivation, "fire (set-up)");
     g.give_marker(&mut scratch, dragoons, false);
     refused(&mut g, Action::RemoveMarker { unit: "British Legion Dragoons".into(), how: Removal::Pass { commander: "Lt. Col. Tarleton".into() } }, "10.4");
     // OTP 4.4, 4.3: rebuilds come after the last chit; the empty cup gives no chit.

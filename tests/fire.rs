@@ -9,7 +9,7 @@ use bevy::math::Vec2;
 use bevy::prelude::World;
 
 use otp::rules::otp::charts::{Ammo, Charts, FireModifierId, FireResult};
-use otp::rules::otp::dice::Dice;
+use otp::rules::dice::Dice;
 use otp::rules::otp::fire::{
     FireContext, FireOccasion, FirePreview, FireReport, FireTable, GunHits, MarkerChange, Refusal, apply_fire, preview, resolve, resolve_split,
 };

@@ -75,10 +75,10 @@ fn play_checked(s: &scenario::Scenario, seed: u64) -> usize {
     let mut g = Game::new(s.clone(), seed, Charts::embedded().clone());
     let mut bot = Bot::new();
     bot.play(&mut g, |g, r| {
-        if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+        if matches!(r.action.as_otp(), Some(Action::EndActivation | Action::EndTurn)) {
             common::invariants::check(g, seed);
         }
-        fired += usize::from(matches!(r.action, Action::Fire { .. }));
+        fired += usize::from(matches!(r.action.as_otp(), Some(Action::Fire { .. })));
     });
     common::invariants::check(&g, seed);
     assert_eq!(bot.refusals, 0, "refused: {:?}", bot.refused);

@@ -29,13 +29,13 @@ fn invariants_over_many_games() {
         let mut g = teaching(seed);
         let mut bot = Bot::new();
         bot.play(&mut g, |g, r| {
-            if matches!(r.action, Action::EndActivation | Action::EndTurn) {
+            if matches!(r.action.as_otp(), Some(Action::EndActivation | Action::EndTurn)) {
                 check(g, seed);
             }
-            if matches!(r.action, Action::Fire { .. }) {
+            if matches!(r.action.as_otp(), Some(Action::Fire { .. })) {
                 fired += 1;
             }
-            if matches!(r.action, Action::Charge { .. } | Action::ChargeWith { .. }) {
+            if matches!(r.action.as_otp(), Some(Action::Charge { .. } | Action::ChargeWith { .. })) {
                 charges += 1;
                 melees += usize::from(r.charts.iter().any(|c| c.chart == "MELEE COMBAT"));
                 firefights += usize::from(r.notes.iter().any(|n| n.rule == "9.3"));

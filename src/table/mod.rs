@@ -20,6 +20,7 @@ pub mod movement;
 pub mod range;
 pub mod shot;
 pub mod sight;
+pub mod words;
 pub mod situation;
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use super::session::{Applied, Session};
 use super::table_view::Troops;
 use super::{RunOptions, UiSet, fonts_ready};
 use crate::rules::otp::charts::{Charts, FireResult};
-use crate::rules::otp::dice::{AD_FACES, DiceKind, Roll};
+use crate::rules::dice::{AD_FACES, DiceKind, Roll};
 use crate::rules::otp::engine::{Action, ChartRead, Item, Report};
 use crate::scenario::model::{Arm, GunSize};
 
@@ -629,7 +629,7 @@ fn pulses(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View
 mod tests {
     use super::*;
     use crate::rules::otp::charts::Source;
-    use crate::rules::otp::dice::Dice;
+    use crate::rules::dice::Dice;
     use crate::rules::otp::engine::testing::{activate, ok, teaching};
     use crate::table::movement::MoveStep;
 

@@ -27,7 +27,7 @@ use super::session::{Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops, unit_at};
 use super::{UiSet, fonts_ready};
 use crate::rules::otp::charts::ArmClass;
-use crate::rules::otp::dice::DiceKind;
+use crate::rules::dice::DiceKind;
 use crate::rules::otp::engine::operations::{Activity, Operation, operations, section};
 use crate::rules::otp::engine::describe::formation as formation_name;
 use crate::rules::otp::engine::{Action, CommandState, Game, Phase, Refusal};

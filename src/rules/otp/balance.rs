@@ -46,7 +46,7 @@ pub fn play(scenario: &Scenario, seed: u64, turns: Option<u32>) -> Game1 {
     let mut bot = Bot::new();
     let mut leaders = Vec::new();
     bot.play(&mut game, |g, r| {
-        if matches!(r.action, Action::EndTurn) {
+        if matches!(r.action, crate::rules::action::Action::Otp(Action::EndTurn)) {
             leaders.push(leader(&r.summary.clone().unwrap_or_else(|| g.summarise()).sides));
         }
     });

@@ -3,8 +3,9 @@
 pub mod balance;
 pub mod charts;
 pub mod cli;
-pub mod dice;
+pub use crate::rules::dice;
 pub mod bot;
 pub mod engine;
 pub mod fire;
 pub mod melee;
+pub mod interface;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Source, Sourced, Validate};
+use super::{Check, CheckSource, Source, Sourced, Validate};
 use crate::scenario::model::{CommanderKind, Rating};
 
 pub const RATINGS: [Rating; 5] = [Rating::Exceptional, Rating::Firebrand, Rating::Aggressive, Rating::Cautious, Rating::Poltroon];

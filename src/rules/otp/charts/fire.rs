@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Source, Sourced, Validate};
+use super::{Check, CheckSource, Source, Sourced, Validate};
 use crate::scenario::model::{GunSize, Weapon, WoodsDensity};
 
 /// One cell of the fire chart. Ordered from least to most harm: `NoEffect < Morale < Kills(1) < …`.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Source, Validate};
+use super::{Check, CheckSource, Source, Validate};
 
 /// How badly a unit has been hurt, against its original strength (10.3).
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -8,7 +8,7 @@ use super::melee::{AdLosses, Modifier};
 use super::morale::MoraleResult;
 use super::movement::ObstacleMover;
 use super::{Charts, Source, FILES};
-use crate::rules::otp::dice::AD_FACES;
+use crate::rules::dice::AD_FACES;
 use crate::scenario::model::GunSize;
 
 /// The reconstructions met so far, numbered in order of first appearance.

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::commanders::RATINGS;
-use super::{Check, Source, Sourced, Validate};
-use crate::rules::otp::dice::{self, DiceKind};
+use super::{Check, CheckSource, Source, Sourced, Validate};
+use crate::rules::dice::{self, DiceKind};
 use crate::scenario::model::Rating;
 
 /// A number of averaging dice plus a modifier, never below 0: figures lost (9.8).

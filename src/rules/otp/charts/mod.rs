@@ -37,39 +37,19 @@ pub use melee::{ClosureModifierId, CvRollModifierId, MeleeChart, MeleeCvModifier
 pub use morale::{MoraleChart, MoraleClass, MoraleKind, MoraleModifiers, MoraleResult};
 pub use movement::{ArmClass, MoveCostKind, MovementChart, ObstacleMover};
 pub use rebuild::{RebuildChart, RebuildRefusal};
+pub use crate::rules::cite::Source;
 
-/// Where a number comes from.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub enum Source {
-    /// Fixed by the rules text: `section` cites it ("8.3", "9.6, 9.10", "Expanded Table …").
-    Text { section: String },
-    /// Chosen by the project because the printed chart is lost: `why` says on what grounds.
-    Reconstructed { why: String },
+/// A source must say where it comes from (a section) or why it was reconstructed.
+pub(crate) trait CheckSource {
+    fn check(&self, c: &mut Check, place: &str);
 }
 
-impl Source {
-    pub fn is_text(&self) -> bool {
-        matches!(self, Source::Text { .. })
-    }
-    pub fn is_reconstructed(&self) -> bool {
-        !self.is_text()
-    }
+impl CheckSource for Source {
     fn check(&self, c: &mut Check, place: &str) {
         match self {
-            Source::Text { section } if section.trim().is_empty() => c.fail(place, "Text(section: …) must cite a section"),
+        Source::Text { section } if section.trim().is_empty() => c.fail(place, "Text(section: …) must cite a section"),
             Source::Reconstructed { why } if why.trim().is_empty() => c.fail(place, "Reconstructed(why: …) must give a reason"),
             _ => {}
-        }
-    }
-}
-
-impl fmt::Display for Source {
-    /// `OTP 8.3` or `reconstructed: <why>`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Source::Text { section } => write!(f, "OTP {section}"),
-            Source::Reconstructed { why } => write!(f, "reconstructed: {why}"),
         }
     }
 }

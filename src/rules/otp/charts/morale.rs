@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::losses::Severity;
 use super::movement::ArmClass;
-use super::{Check, Source, Sourced, Validate};
-use crate::rules::otp::dice::{self, DiceKind};
+use super::{Check, CheckSource, Source, Sourced, Validate};
+use crate::rules::dice::{self, DiceKind};
 use crate::scenario::model::UnitType;
 
 /// The columns of the table (2.0: types matter for morale; line infantry, dragoons and artillery

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Source, Sourced, TypeSet, Validate};
+use super::{Check, CheckSource, Source, Sourced, TypeSet, Validate};
 use crate::scenario::model::{Arm, DisorderType, Formation, UnitType};
 
 /// The arm a unit belongs to, as the charts key it (the scenario's [`Arm`] without gun details).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Check, Source, Sourced, TypeSet, Validate};
+use super::{Check, CheckSource, Source, Sourced, TypeSet, Validate};
 use crate::scenario::model::UnitType;
 
 /// A success: modified D10 at least `at_least` regains `dice` AD + `modifier` figures.

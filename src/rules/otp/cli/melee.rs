@@ -23,7 +23,7 @@ struct Judged {
 fn judge(scenario: &Scenario, attacker: &str, defender: &str, special: bool) -> Result<Judged, Refused> {
     let game = super::at_setup(scenario);
     let options = ChargeOptions { special, ..ChargeOptions::default() };
-    let preview = game.charge_preview_when(Asked::AsIfDrawn, attacker, defender, options).map_err(|Refusal { rule, reason }| (rule, reason))?;
+    let preview = game.charge_preview_when(Asked::AsIfDrawn, attacker, defender, options).map_err(|Refusal { rule, reason, .. }| (rule, reason))?;
     Ok(Judged { attacker: attacker.to_string(), defender: defender.to_string(), preview })
 }
 
@@ -112,7 +112,7 @@ fn losses_text(l: &[(u32, f64)]) -> String {
 
 /// "OTP 9.12" or "OTP 9.1; reconstructed: …": the chart's provenance only when it adds something.
 fn cite(rule: &str, provenance: &crate::rules::otp::charts::Source) -> String {
-    if provenance.is_text() { format!("OTP {rule}") } else { format!("OTP {rule}; {provenance}") }
+    if provenance.is_text() { format!("OTP {rule}") } else { format!("OTP {rule}; {}", provenance.cited(crate::rules::cite::RuleSetId::Otp)) }
 }
 
 fn side_text(out: &mut String, who: &str, side: &MeleeSide) {
@@ -176,7 +176,7 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, s
     if c.automatic {
         out.push_str("closure: automatic on a flank or rear, no roll (OTP 9.1)\n");
     } else {
-        let roll = crate::rules::otp::dice::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
+        let roll = crate::rules::dice::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
         out.push_str(&format!("closure: {roll} closes: {} (OTP 9.1)\n", pct(c.probability)));
         for m in &c.modifiers {
             let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();

@@ -111,6 +111,24 @@ impl Default for ChargeOptions {
 }
 
 impl Action {
+    /// The unit the order is for, if it is for one unit (a gun for Detach and Attach).
+    pub fn unit(&self) -> Option<&str> {
+        match self {
+            Action::RemoveMarker { unit, .. }
+            | Action::Move { unit, .. }
+            | Action::ChangeFormation { unit, .. }
+            | Action::Fire { unit, .. }
+            | Action::Charge { unit, .. }
+            | Action::AttemptRebuild { unit }
+            | Action::SpecialMove { unit, .. }
+            | Action::DeployInto { unit, .. }
+            | Action::Reman { unit }
+            | Action::ChargeWith { unit, .. } => Some(unit),
+            Action::Detach { gun } | Action::Attach { gun, .. } => Some(gun),
+            _ => None,
+        }
+    }
+
     /// A charge with these choices (the plain `Charge` when they are the defaults).
     pub fn charge(unit: impl Into<String>, target: impl Into<String>, options: ChargeOptions) -> Action {
         let (unit, target) = (unit.into(), target.into());
@@ -128,7 +146,7 @@ fn within(v: f32, limit: f32, what: &str, unit: &str) -> Result<(), Refusal> {
     if v.is_finite() && v.abs() <= limit {
         Ok(())
     } else {
-        Err(Refusal::new("", format!("{what} {v}{unit} is not a number the table allows (at most {limit}{unit} either way)")))
+        Err(Refusal::otp("", format!("{what} {v}{unit} is not a number the table allows (at most {limit}{unit} either way)")))
     }
 }
 

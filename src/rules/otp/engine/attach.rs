@@ -85,13 +85,13 @@ impl Game {
             let host = self.unit(h).name.clone();
             let crew = self.world.get::<super::crew::Detached>(g).expect("riding").crew;
             self.world.get_mut::<super::crew::Crew>(crew).expect("a crew").with = None;
-            let mut report = Report::new(self.turn(), action, format!("{gun}'s crew detaches from {host} (7.5)"));
+            let mut report = Report::otp(self.turn(), action, format!("{gun}'s crew detaches from {host} (7.5)"));
             report.outcome = format!("{gun}'s crew leaves {host}: it moves as infantry in skirmish line and remans its gun in contact (7.4, 7.5)");
             report.change("7.5", format!("{gun}'s crew detached from {host}"));
             return Ok(report);
         }
         let host = self.unit(g).attached_to.map(|h| self.unit(h).name.clone()).unwrap_or_default();
-        let mut report = Report::new(self.turn(), action, format!("{gun} detaches from {host} (7.5)"));
+        let mut report = Report::otp(self.turn(), action, format!("{gun} detaches from {host} (7.5)"));
         self.unit_mut(g).attached_to = None;
         report.outcome = format!("{gun} is no longer attached to {host}: it may move off on its own");
         report.change("7.5", format!("{gun} detached from {host}"));
@@ -100,7 +100,7 @@ impl Game {
 
     pub(super) fn attach(&mut self, action: &Action, gun: &str, unit: &str) -> Result<Report, Refusal> {
         let (g, host) = self.check_attach(gun, unit)?;
-        let mut report = Report::new(self.turn(), action, format!("{gun} attaches to {unit} (7.5)"));
+        let mut report = Report::otp(self.turn(), action, format!("{gun} attaches to {unit} (7.5)"));
         self.unit_mut(g).attached_to = Some(host);
         report.outcome = format!("{gun} is attached to {unit}: it moves with it within its own move, and {unit} takes its losses");
         report.change("7.5", format!("{gun} attached to {unit}"));
@@ -192,7 +192,7 @@ impl Game {
     pub(super) fn move_commander(&mut self, action: &Action, commander: &str, to: Vec2) -> Result<Report, Refusal> {
         self.check_move_commander(commander, to)?;
         let c = self.find_commander(commander)?;
-        let mut report = Report::new(self.turn(), action, format!("{commander} moves (6.12)"));
+        let mut report = Report::otp(self.turn(), action, format!("{commander} moves (6.12)"));
         self.ride(&mut report, c, to, format!("to ({:.2}, {:.2})", to.x, to.y));
         Ok(report)
     }
@@ -202,7 +202,7 @@ impl Game {
         let c = self.find_commander(commander)?;
         let u = self.find_unit(unit)?;
         let (to, _) = self.join_point(c, u);
-        let mut report = Report::new(self.turn(), action, format!("{commander} joins {unit} (6.12)"));
+        let mut report = Report::otp(self.turn(), action, format!("{commander} joins {unit} (6.12)"));
         self.ride(&mut report, c, to, format!("to join {unit}"));
         Ok(report)
     }

@@ -48,7 +48,7 @@ use super::operations::{Activity, Asked, Permit};
 use super::report::{Refusal, Report, refuse};
 use super::Game;
 use crate::rules::otp::charts::{Ammo, ArmClass, MoraleResult};
-use crate::rules::otp::dice::{DiceKind, Roll};
+use crate::rules::dice::{DiceKind, Roll};
 use crate::rules::otp::fire::{self, FireContext, FireOccasion, FireReport, FireTable, GunHits};
 use crate::rules::otp::melee::{self, ChargeFacts, ClosureCheck, CvRoll, Melee, MeleeTable, Outcomes, RollFacts, UnitValue};
 use crate::scenario::model::{Arm, Formation, UnitType};
@@ -155,7 +155,7 @@ impl Game {
         let s = &table.situation;
         let (a, t) = (self.index(s, unit), self.index(s, target_unit));
         let path = contact::charge_path(s, a, t);
-        let closure = melee::closure(&table, &self.charts, a, t, &path).map_err(|(rule, reason)| Refusal::new(&rule, reason))?;
+        let closure = melee::closure(&table, &self.charts, a, t, &path).map_err(|(rule, reason)| Refusal::otp(&rule, reason))?;
         if let Some(p) = &path.problem {
             return refuse(p.section, format!("{name}'s charge on {target}: {}", p.reason));
         }
@@ -203,7 +203,7 @@ impl Game {
                     let dice = self.charts.movement.special_move_dice(arm).filter(|_| self.unit_turn(unit).done.is_empty() && path.disordering.is_empty());
                     let reach = dice.map(|d| full + DiceKind::Ad(d).range().1 as f32).filter(|&most| path.distance <= most + EPS);
                     let hint = reach.map_or(String::new(), |most| format!("; a special move to contact (6.8) could reach: at most {most:.2}\""));
-                    Refusal::new("6.9", format!("a charge moves no further than a normal move: {}{hint}", r.reason))
+                    Refusal::otp("6.9", format!("a charge moves no further than a normal move: {}{hint}", r.reason))
                 })?;
             }
         }
@@ -233,7 +233,7 @@ impl Game {
         let d = self.declare(Asked::Now, name, target, options)?;
         // Judged legal: from here the dice roll and the world changes.
         let how = if d.special.is_some() { "special move to contact (6.8)" } else { "charge (6.9, 9.0)" };
-        let mut report = Report::new(self.turn(), action, format!("{name} declares a {how} on {target}"));
+        let mut report = Report::otp(self.turn(), action, format!("{name} declares a {how} on {target}"));
         if d.permit.bonus {
             report.note("6.10", format!("{name} takes its bonus move"));
         }

@@ -176,7 +176,7 @@ mod tests {
         ok(&mut g, Action::StartGame);
         let howard = g.commander_entity("Lt. Col. Howard").unwrap();
         g.world_mut().get_mut::<Commander>(howard).unwrap().morale_passes_used = 1;
-        let mut scratch = Report::new(1, &Action::StartGame, "test");
+        let mut scratch = Report::otp(1, &Action::StartGame, "test");
         g.commander_casualty(&mut scratch, howard);
         assert!(g.commander(howard).rating.is_none());
         assert_eq!(g.passes_left(howard), 0);

@@ -134,7 +134,7 @@ impl Game {
         let crew = self.world.get::<Detached>(unit).expect("validated").crew;
         *self.world.get_mut::<Footprint>(crew).expect("a crew stand") = fp;
         self.record(&p, p.spent + spent);
-        let mut report = Report::new(self.turn(), action, format!("{name}'s detached crew moves (7.4)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name}'s detached crew moves (7.4)"));
         report.outcome = format!("{name}'s crew moves {spent:.2}\" as skirmishers");
         report.change("7.4", format!("{name}'s crew is now at ({:.2}, {:.2})", fp.centre.x, fp.centre.y));
         Ok(report)
@@ -234,7 +234,7 @@ impl Game {
         self.world.despawn(crew);
         self.world.entity_mut(unit).remove::<Detached>();
         self.turn_mut(unit).remanned = true;
-        let mut report = Report::new(self.turn(), action, format!("{name}'s crew remans its guns (7.4)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name}'s crew remans its guns (7.4)"));
         report.outcome = format!("{name} is manned again: its guns may act from its next operation");
         report.change("7.4", format!("{name}: crew back with the guns"));
         Ok(report)
@@ -255,7 +255,7 @@ mod tests {
         u.formation = formation;
         u.attached_to = None;
         let gun = *g.world.get::<Footprint>(g.unit(guns).stands[0]).unwrap();
-        let mut report = Report::new(1, &Action::EndTurn, "test");
+        let mut report = Report::otp(1, &Action::EndTurn, "test");
         g.apply_result(&mut report, guns, MoraleResult::Retreat { moves: 1 });
         g.world.entity_mut(guns).remove::<MoraleMarker>();
         (guns, gun)
@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(g.unit(guns).attached_to, Some(foot));
         g.world.get_mut::<Unit>(guns).unwrap().formation = Formation::Unlimbered;
         let (gun, before) = (stand0(g, guns), stand0(g, foot));
-        let mut report = Report::new(1, &Action::EndTurn, "test");
+        let mut report = Report::otp(1, &Action::EndTurn, "test");
         g.give_marker(&mut report, foot, false);
         g.apply_result(&mut report, foot, MoraleResult::Retreat { moves: 1 });
         assert!(report.changes.iter().any(|c| c.rule == "7.5"), "{report}");
@@ -381,7 +381,7 @@ mod tests {
         let foot = g.unit_entity("23rd Foot").unwrap();
         g.world.get_mut::<Unit>(guns).unwrap().formation = Formation::Unlimbered;
         let before = g.capture(foot);
-        let mut report = Report::new(1, &Action::EndTurn, "test");
+        let mut report = Report::otp(1, &Action::EndTurn, "test");
         g.apply_result(&mut report, foot, MoraleResult::Retreat { moves: 1 });
         assert!(g.riding_with(guns).is_some());
         g.restore(foot, before);

@@ -45,7 +45,7 @@ impl Game {
             return Ok(());
         }
         let before = self.situation();
-        let index = before.find(&u.name).map_err(|e| Refusal::new("4.2", e))?;
+        let index = before.find(&u.name).map_err(|e| Refusal::otp("4.2", e))?;
         let after = before.with_stands(index, &plan.stands, plan.formation);
         let side = before.unit(index).side;
         for (i, enemy) in after.units().iter().enumerate() {

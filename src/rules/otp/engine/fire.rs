@@ -15,7 +15,7 @@ use crate::scenario::model::Arm;
 
 impl From<fire::Refusal> for Refusal {
     fn from(r: fire::Refusal) -> Self {
-        Refusal::new(r.rule, r.reason)
+        Refusal::otp(&r.rule, r.reason)
     }
 }
 
@@ -25,8 +25,8 @@ impl Game {
     fn fire_shot(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(FireTable, usize, usize, Ammo), Refusal> {
         let table = FireTable::from_world(&self.world);
         let s = &table.situation;
-        let firer = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
-        let at = s.find(target).map_err(|e| Refusal::new("4.2", e))?;
+        let firer = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
+        let at = s.find(target).map_err(|e| Refusal::otp("4.2", e))?;
         let gun = s.unit(firer).gun().is_some();
         let ammo = match ammo {
             Some(a) => a,
@@ -79,7 +79,7 @@ impl Game {
         // Judged legal: from here the dice roll and the world changes.
         let shot = fire::resolve(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts, &mut self.dice)?;
         self.record(&permit, permit.spent);
-        let mut report = Report::new(self.turn(), action, format!("{name} fires at {target} (8.1)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name} fires at {target} (8.1)"));
         self.fire_effects(&mut report, unit, target_unit, &shot);
         Ok(report)
     }

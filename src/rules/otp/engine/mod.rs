@@ -54,7 +54,7 @@ pub use state::{CommandState, Phase, Sequence, UnitTurn};
 use self::report::refuse;
 use self::state::Roster;
 use crate::rules::otp::charts::{ArmClass, Charts};
-use crate::rules::otp::dice::Dice;
+use crate::rules::dice::Dice;
 use crate::rules::otp::fire::CommanderCasualty;
 use crate::scenario::model::{self, Formation, Scenario};
 use crate::scenario::spawn::{self, Brigade, Commander, MoraleMarker, Stand, Unit};

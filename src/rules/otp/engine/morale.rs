@@ -216,7 +216,7 @@ impl Game {
                 if t.morale.is_some() {
                     return refuse("10.2", format!("{name} has made its one roll on the MORALE RESULTS TABLE this turn (a morale pass may buy one re-roll)"));
                 }
-                let mut report = Report::new(turn, action, format!("{name} rolls to remove its Morale Marker (10.2)"));
+                let mut report = Report::otp(turn, action, format!("{name} rolls to remove its Morale Marker (10.2)"));
                 let before = self.capture(unit);
                 let result = self.morale_roll(&mut report, unit);
                 self.turn_mut(unit).morale = Some(MoraleRoll { result, rerolled: false, before: Some(Box::new(before)) });
@@ -238,7 +238,7 @@ impl Game {
                     return refuse("10.4", format!("{name} received its Morale Marker this turn: a commander cannot use a morale pass to remove it in the same turn"));
                 }
                 let (ride, to) = self.check_pass(c, unit)?;
-                let mut report = Report::new(turn, action, format!("{commander} uses a morale pass on {name} (10.4)"));
+                let mut report = Report::otp(turn, action, format!("{commander} uses a morale pass on {name} (10.4)"));
                 if !self.look(&mut report, c, unit, to) {
                     report.outcome = format!("{commander} cannot see {name} through the woods: he does not ride, no pass is spent and the marker stays (10.6)");
                     return Ok(report);
@@ -257,7 +257,7 @@ impl Game {
                 let first = t.morale.as_ref().expect("check_reroll found this turn's roll");
                 let before = first.before.clone().expect("a roll this turn keeps the unit as it was");
                 let first_result = first.result;
-                let mut report = Report::new(turn, action, format!("{commander} spends a morale pass for {name} to re-roll (10.2, 10.4)"));
+                let mut report = Report::otp(turn, action, format!("{commander} spends a morale pass for {name} to re-roll (10.2, 10.4)"));
                 if !self.look(&mut report, c, unit, to) {
                     report.outcome = format!("{commander} cannot see {name} through the woods: he does not ride, no pass is spent and the first result stands (10.6)");
                     return Ok(report);
@@ -540,7 +540,7 @@ mod tests {
         refused(&mut g, pass("Loyalist Militia", "Maj. Gen. Greene"), "10.4");
         refused(&mut g, pass("Loyalist Militia", "Lt. Col. Tarleton"), "6.12");
         let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
-        let mut scratch = Report::new(1, &Action::EndTurn, "");
+        let mut scratch = Report::otp(1, &Action::EndTurn, "");
         g.give_marker(&mut scratch, dragoons, false);
         refused(&mut g, pass("British Legion Dragoons", "Lt. Col. Tarleton"), "10.4");
         let r = ok(&mut g, pass("Loyalist Militia", "Earl Cornwallis"));
@@ -655,7 +655,7 @@ mod tests {
             }
             let y = |g: &Game, e: Entity| g.world().get::<Footprint>(g.unit(e).stands[0]).unwrap().centre.y;
             let (front_y, behind_y) = (y(&g, front), y(&g, behind));
-            let mut report = Report::new(1, &Action::EndTurn, "test");
+            let mut report = Report::otp(1, &Action::EndTurn, "test");
             g.retreat_unit(&mut report, front, 1);
             let die = report.dice.iter().find(|d| d.rule == "6.11").expect("the friend rolls");
             let cv = g.unit(behind).cv as i32;
@@ -743,7 +743,7 @@ mod tests {
         ok(&mut g, Action::StartGame);
         let guns = g.unit_entity("Royal Artillery").unwrap();
         let foot = g.unit_entity("33rd Foot").unwrap();
-        let mut report = Report::new(1, &Action::EndTurn, "test");
+        let mut report = Report::otp(1, &Action::EndTurn, "test");
         g.apply_result(&mut report, guns, MoraleResult::Forward);
         g.apply_result(&mut report, foot, MoraleResult::Forward);
         assert_eq!(g.unit_turn(guns).restriction, Some(MoraleResult::Deploy), "{report}");

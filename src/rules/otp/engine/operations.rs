@@ -392,7 +392,7 @@ impl Game {
     pub(super) fn plan(&self, unit: Entity, steps: &[MoveStep], allowance: Allowance) -> Result<MoveReport, Refusal> {
         let s = self.situation();
         let name = &self.unit(unit).name;
-        let index = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
+        let index = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
         let plan = plan_move(&s, index, steps, allowance);
         if let Some(p) = &plan.problem {
             return refuse(p.section, format!("{name}, step {}: {}", p.step + 1, p.reason));
@@ -439,7 +439,7 @@ impl Game {
         }
         let (unit, p, allowance, plan, fitting) = self.validate_move(name, steps)?;
         // Validated: from here the dice may roll and the world change.
-        let mut report = Report::new(self.turn(), action, format!("{name} moves ({}, 6.1)", section(self.arm(unit))));
+        let mut report = Report::otp(self.turn(), action, format!("{name} moves ({}, 6.1)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
         let plan = self.roll_for_terrain(&mut report, unit, steps, plan, allowance, allowance.full * p.factor);
         for item in &plan.items {
@@ -546,7 +546,7 @@ impl Game {
     pub(super) fn change_formation(&mut self, action: &Action, name: &str, to: Formation) -> Result<Report, Refusal> {
         let (unit, p, plan, fitting) = self.validate_formation(name, to)?;
         let from = self.unit(unit).formation;
-        let mut report = Report::new(self.turn(), action, format!("{name} changes formation ({}, 6.2)", section(self.arm(unit))));
+        let mut report = Report::otp(self.turn(), action, format!("{name} changes formation ({}, 6.2)", section(self.arm(unit))));
         self.report_allowance(&mut report, unit, p.start);
         for item in &plan.items {
             report.note(item.section, format!("{}: {:.2}\"", item.what, item.inches));

@@ -91,7 +91,7 @@ impl Game {
         let (unit, u) = self.validate_rebuild(name)?;
         let lost = u.initial_figures.saturating_sub(u.figures);
         // Validated: roll.
-        let mut report = Report::new(self.turn(), action, format!("{name} attempts to rebuild (4.4, 11.0)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name} attempts to rebuild (4.4, 11.0)"));
         let roll = self.dice.d10();
         report.die("11.0", format!("{name} on the UNIT REBUILDING TABLE"), &roll);
         let chart = self.charts.rebuild.clone();
@@ -157,7 +157,7 @@ mod tests {
         g.lose_figures(foot, 5);
         for turn in 0..4 {
             let r = ok(&mut g, rebuild("23rd Foot"));
-            assert_eq!(r.dice[0].roll.kind, crate::rules::otp::dice::DiceKind::D10);
+            assert_eq!(r.dice[0].roll.kind, crate::rules::dice::DiceKind::D10);
             refused(&mut g, rebuild("23rd Foot"), "11.0");
             let u = g.unit(foot);
             assert!(u.figures <= u.initial_figures);

@@ -8,7 +8,7 @@ use super::action::Action;
 use super::report::{Refusal, Report, SideSummary, Summary, refuse};
 use super::state::Phase;
 use super::{CommandState, Game};
-use crate::rules::otp::dice::DiceKind;
+use crate::rules::dice::DiceKind;
 use crate::table::footprint::Footprint;
 
 impl Game {
@@ -18,11 +18,17 @@ impl Game {
         chits
     }
 
-    pub(super) fn start_game(&mut self, action: &Action) -> Result<Report, Refusal> {
+    /// May the game start (4.2)?
+    pub fn check_start(&self) -> Result<(), Refusal> {
         if self.sequence().started {
             return refuse("4.2", "the game has already started");
         }
-        let mut report = Report::new(0, action, "The game begins: commander values (2.0, 4.2)");
+        Ok(())
+    }
+
+    pub(super) fn start_game(&mut self, action: &Action) -> Result<Report, Refusal> {
+        self.check_start()?;
+        let mut report = Report::otp(0, action, "The game begins: commander values (2.0, 4.2)");
         for c in self.roster.commanders.clone() {
             match self.commander(c).rating {
                 None => self.roll_commander(&mut report, c, ""),
@@ -60,7 +66,8 @@ impl Game {
         }
     }
 
-    pub(super) fn draw_chit(&mut self, action: &Action) -> Result<Report, Refusal> {
+    /// May a chit be drawn (4.3)?
+    pub fn check_draw(&self) -> Result<(), Refusal> {
         self.require_play()?;
         let seq = self.sequence();
         if let Some(chit) = seq.phasing {
@@ -69,8 +76,13 @@ impl Game {
         if seq.cup.is_empty() {
             return refuse("4.3", "the cup is empty: attempt rebuilds (4.4), then end the turn (4.5)");
         }
-        let cup = seq.cup.clone();
-        let mut report = Report::new(self.turn(), action, "Draw a chit (4.3)");
+        Ok(())
+    }
+
+    pub(super) fn draw_chit(&mut self, action: &Action) -> Result<Report, Refusal> {
+        self.check_draw()?;
+        let cup = self.sequence().cup.clone();
+        let mut report = Report::otp(self.turn(), action, "Draw a chit (4.3)");
         let i = self.draw_index(&mut report, cup.len());
         let chit = cup[i];
         let brigade = self.brigade_by_chit(chit).expect("every chit is a brigade's");
@@ -103,12 +115,17 @@ impl Game {
         Ok(report)
     }
 
-    pub(super) fn end_activation(&mut self, action: &Action) -> Result<Report, Refusal> {
+    /// May the phasing brigade's activation end (4.3)?
+    pub fn check_end_activation(&self) -> Result<u32, Refusal> {
         self.require_play()?;
-        let Some(chit) = self.sequence().phasing else { return refuse("4.3", "no brigade is phasing") };
+        self.sequence().phasing.map_or_else(|| refuse("4.3", "no brigade is phasing"), Ok)
+    }
+
+    pub(super) fn end_activation(&mut self, action: &Action) -> Result<Report, Refusal> {
+        let chit = self.check_end_activation()?;
         let name = self.brigade_by_chit(chit).map_or_else(String::new, |b| self.brigade(b).name.clone());
         self.seq_mut().phasing = None;
-        let mut report = Report::new(self.turn(), action, format!("{name} ends its activation (4.3)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name} ends its activation (4.3)"));
         report.change("4.3", format!("chit {chit} is set aside"));
         let left = self.sequence().cup.len();
         report.outcome = if left == 0 {
@@ -119,15 +136,20 @@ impl Game {
         Ok(report)
     }
 
-    pub(super) fn end_turn(&mut self, action: &Action) -> Result<Report, Refusal> {
+    /// May the turn be checked off (4.3, 4.5)?
+    pub fn check_end_turn(&self) -> Result<(), Refusal> {
         match self.phase() {
-            Phase::Setup | Phase::Over => self.require_play()?,
-            Phase::Activation { chit } => return refuse("4.3", format!("chit {chit} is phasing: end its activation first")),
-            Phase::Draw => return refuse("4.5", format!("chits {:?} are still in the cup: every brigade acts before the turn ends", self.sequence().cup)),
-            Phase::Rebuild => {}
+            Phase::Setup | Phase::Over => self.require_play(),
+            Phase::Activation { chit } => refuse("4.3", format!("chit {chit} is phasing: end its activation first")),
+            Phase::Draw => refuse("4.5", format!("chits {:?} are still in the cup: every brigade acts before the turn ends", self.sequence().cup)),
+            Phase::Rebuild => Ok(()),
         }
+    }
+
+    pub(super) fn end_turn(&mut self, action: &Action) -> Result<Report, Refusal> {
+        self.check_end_turn()?;
         let turn = self.turn();
-        let mut report = Report::new(turn, action, format!("Turn {turn} checked off (4.5)"));
+        let mut report = Report::otp(turn, action, format!("Turn {turn} checked off (4.5)"));
         if self.sequence().turn_limit.is_some_and(|limit| turn >= limit) {
             self.seq_mut().over = true;
             let summary = self.summarise();

@@ -16,7 +16,7 @@ use super::operations::{Activity, Permit};
 use super::report::{Refusal, Report, refuse};
 use super::terrain::truncate;
 use super::Game;
-use crate::rules::otp::dice::DiceKind;
+use crate::rules::dice::DiceKind;
 use crate::table::footprint::Footprint;
 use crate::table::geom::EPS;
 use crate::table::movement::{Allowance, MoveReport, MoveStep, plan_move};
@@ -67,7 +67,7 @@ impl Game {
     pub(super) fn special_move(&mut self, action: &Action, name: &str, steps: &[MoveStep]) -> Result<Report, Refusal> {
         let (unit, p, base, dice, plan) = self.validate_special(name, steps)?;
         // Validated: from here the dice roll and the world changes.
-        let mut report = Report::new(self.turn(), action, format!("{name} makes a special move (6.8)"));
+        let mut report = Report::otp(self.turn(), action, format!("{name} makes a special move (6.8)"));
         self.report_allowance(&mut report, unit, p.start);
         let roll = self.dice.ad(dice);
         report.die("6.8", format!("{dice}AD added to {name}'s full move"), &roll);
@@ -78,7 +78,7 @@ impl Game {
             plan
         } else {
             let s = self.situation();
-            let index = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
+            let index = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
             let start: Vec<Footprint> = self.unit(unit).stands.iter().filter_map(|&st| self.world.get::<Footprint>(st).copied()).collect();
             let allowance = Allowance { full: base.full + extra, road: base.road.map(|r| r + extra) };
             let mut cut_at = limit;

@@ -86,7 +86,7 @@ impl Game {
         }
         let p = self.permit(unit, &[Activity::Form(Formation::Line)])?;
         let s = self.situation();
-        let index = s.find(name).map_err(|e| Refusal::new("4.2", e))?;
+        let index = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
         let Some((terrain, poly)) = built_up(&s, place) else {
             let known: Vec<&str> = s.terrain().iter().filter(|t| matches!(t, Terrain::Town { .. } | Terrain::Building { .. })).map(Terrain::name).collect();
             return refuse("6.13", format!("there is no town or building named \"{place}\" (the scenario has: {})", known.join(", ")));
@@ -136,7 +136,7 @@ impl Game {
 
     pub(super) fn deploy_into(&mut self, action: &Action, name: &str, place: &str) -> Result<Report, Refusal> {
         let d = self.validate_deploy(name, place)?;
-        let mut report = Report::new(self.turn(), action, format!("{name} deploys into {} ({}, 6.13)", d.place, section(self.arm(d.unit))));
+        let mut report = Report::otp(self.turn(), action, format!("{name} deploys into {} ({}, 6.13)", d.place, section(self.arm(d.unit))));
         self.report_allowance(&mut report, d.unit, d.permit.start);
         report.note("6.2", format!("a change of formation costs 1/2 the normal move: {:.2}\"", d.cost));
         report.note("6.13", if d.kept { "its stands are inside already and stay where they are".to_string() } else { "its stands are placed inside the outline".to_string() });

@@ -9,7 +9,7 @@ use super::plan::Plan;
 use super::report::{ColumnInfo, GeometrySummary, Modifier, ShotHead, describe, write_modifiers};
 use super::{FireContext, Refusal};
 use crate::rules::otp::charts::{Charts, FireResult};
-use crate::rules::otp::dice::{DiceKind, distribution};
+use crate::rules::dice::{DiceKind, distribution};
 use crate::scenario::model::WoodsDensity;
 
 /// One possible result and its exact probability.
@@ -156,7 +156,7 @@ pub fn preview(ctx: &FireContext, charts: &Charts) -> Result<FirePreview, Refusa
         woods_on_line: plan.woods_on_line(),
         dice: v.dice,
         plus: v.plus,
-        provenance: v.source.to_string(),
+        provenance: v.source.cited(crate::rules::cite::RuleSetId::Otp),
         not_visible: unseen as f64 / throws as f64,
         not_visible_ways: unseen,
     });

@@ -9,12 +9,12 @@ use serde::{Serialize, Serializer};
 use super::FireOccasion;
 use super::cover::CoverFound;
 use crate::rules::otp::charts::{Ammo, ArtilleryBand, FireChart, FireColumn, FireKind, FireModifierId, FireResult, Source};
-use crate::rules::otp::dice::Roll;
+use crate::rules::dice::Roll;
 use crate::scenario::model::{GunSize, WoodsDensity};
 
 /// Serialises a provenance as `OTP 8.11` or `reconstructed: <why>`.
 fn as_text<S: Serializer>(source: &Source, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(source)
+    s.collect_str(&source.cited(crate::rules::cite::RuleSetId::Otp))
 }
 
 /// One die-roll modifier as applied: `{ rule: "8.11", name: "enfilade", value: -2, … }`.

@@ -8,7 +8,7 @@ use super::report::{CellRead, CommanderRoll, FireReport, MarkerChange, UnitEffec
 use super::{FireContext, FireOccasion, Refusal};
 use crate::rules::otp::charts::fire::Visibility;
 use crate::rules::otp::charts::{Charts, FireResult};
-use crate::rules::otp::dice::{Dice, Roll};
+use crate::rules::dice::{Dice, Roll};
 use crate::scenario::model::Arm;
 use crate::table::fire::{FireOptions, split_fire};
 

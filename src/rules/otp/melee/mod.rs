@@ -60,7 +60,7 @@ pub struct Multiplier {
 }
 
 fn as_text<S: Serializer>(source: &Source, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&source.to_string())
+    s.serialize_str(&source.cited(crate::rules::cite::RuleSetId::Otp))
 }
 
 /// A charge the rules forbid: (rule, reason), nothing rolled.

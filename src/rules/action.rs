@@ -1,0 +1,95 @@
+//! The orders every rule set understands, and each rule set's own. The window, the automatic
+//! players and the tests speak the common words (move, form, fire, charge, a leader's move,
+//! next); an engine answers in its own words where its rules have more to say (OTP's chits,
+//! morale passes, special moves). A saved game stores each engine's own words, so a save reads
+//! like its rule set's log of orders.
+
+use std::fmt;
+
+use bevy::math::Vec2;
+use serde::{Deserialize, Serialize};
+
+use super::cite::RuleSetId;
+use super::otp;
+use crate::scenario::model::Formation;
+use crate::table::movement::MoveStep;
+
+/// One order or step of the sequence of play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    /// Move a unit by steps (forward, wheel, side step, path…), measured on the table.
+    Move { unit: String, steps: Vec<MoveStep> },
+    ChangeFormation { unit: String, formation: Formation },
+    /// Fire at an enemy unit with the rule set's default choices.
+    Fire { unit: String, target: String },
+    /// Charge an enemy unit with the rule set's default choices.
+    Charge { unit: String, target: String },
+    /// A leader (commander, brigadier) moves to a point.
+    MoveLeader { leader: String, to: Vec2 },
+    /// A leader joins a unit.
+    JoinUnit { leader: String, unit: String },
+    /// Go on: end the activation, the step or the player-turn, as the sequence stands.
+    Next,
+    /// Answer the question a rule asked after a roll (a re-roll, an evade, rout or stand):
+    /// option `option` of prompt `prompt`.
+    Answer { prompt: u32, option: u32 },
+    /// An order of On to Philadelphia, in its own words. Untagged, so a report's JSON and a
+    /// save read as they did before there was more than one rule set.
+    #[serde(untagged)]
+    Otp(otp::engine::Action),
+}
+
+impl Action {
+    /// The rule set whose words these are; `None` for the common words.
+    pub fn rules(&self) -> Option<RuleSetId> {
+        match self {
+            Action::Otp(_) => Some(RuleSetId::Otp),
+            _ => None,
+        }
+    }
+
+    /// The unit the order is for, if it is for one.
+    pub fn unit(&self) -> Option<&str> {
+        match self {
+            Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::Fire { unit, .. } | Action::Charge { unit, .. } => Some(unit),
+            Action::Otp(a) => a.unit(),
+            _ => None,
+        }
+    }
+
+    /// On to Philadelphia's words for it, if they are.
+    pub fn as_otp(&self) -> Option<&otp::engine::Action> {
+        match self {
+            Action::Otp(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+impl From<otp::engine::Action> for Action {
+    fn from(a: otp::engine::Action) -> Action {
+        Action::Otp(a)
+    }
+}
+
+impl From<&otp::engine::Action> for Action {
+    fn from(a: &otp::engine::Action) -> Action {
+        Action::Otp(a.clone())
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move { unit, steps } => write!(f, "move {unit}: {}", crate::table::words::steps(steps)),
+            Action::ChangeFormation { unit, formation } => write!(f, "{unit} forms {}", crate::table::words::formation(*formation)),
+            Action::Fire { unit, target } => write!(f, "{unit} fires at {target}"),
+            Action::Charge { unit, target } => write!(f, "{unit} charges {target}"),
+            Action::MoveLeader { leader, to } => write!(f, "{leader} moves to ({:.2}, {:.2})", to.x, to.y),
+            Action::JoinUnit { leader, unit } => write!(f, "{leader} joins {unit}"),
+            Action::Next => write!(f, "go on"),
+            Action::Answer { prompt, option } => write!(f, "answer {option} to question {prompt}"),
+            Action::Otp(a) => a.fmt(f),
+        }
+    }
+}
