@@ -288,3 +288,19 @@ pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn E
         other => Err(format!("{} ({}) is not built yet: only {} plays today", other.title(), other.key(), RuleSetId::Otp.title())),
     }
 }
+
+/// A saved game read from `text` (`file` names it in messages), replayed under the rule set it
+/// names; every problem as `file:line:col: message`.
+pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
+    let save = super::otp::engine::Save::parse(text, file)?;
+    let game = super::otp::engine::Game::from_save_text(&save, text, file, super::otp::charts::Charts::embedded().clone())?;
+    Ok(Box::new(game))
+}
+
+/// The scenario of a saved game's text, and what was edited in it since the game was played
+/// (empty when nothing was), without replaying it.
+pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), String> {
+    let save = super::otp::engine::Save::parse(text, file)?;
+    let changed = save.scenario_changes();
+    Ok((save.scenario, changed))
+}

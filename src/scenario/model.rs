@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::rules::cite::RuleSetId;
+
 /// A point on the table, in inches.
 pub type Point = [f32; 2];
 
@@ -12,6 +14,9 @@ pub type Point = [f32; 2];
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
+    /// The rule set the scenario is played under (On to Philadelphia when the file names none).
+    #[serde(default, skip_serializing_if = "RuleSetId::is_otp")]
+    pub rules: RuleSetId,
     #[serde(default)]
     pub description: String,
     /// Historical note and sources, for historical battles.

@@ -96,7 +96,7 @@ pub(crate) fn step(rule: &str) -> String {
 /// The gun size of the artillery that fired in `report`, for the canister columns.
 fn gun_of(report: &Report, game: Option<&crate::rules::otp::engine::Game>) -> Option<GunSize> {
     let game = game?;
-    let name = match &report.action {
+    let name = match report.action.as_otp()? {
         Action::Fire { unit, .. } => unit.clone(),
         Action::Charge { target, .. } | Action::ChargeWith { target, .. } => target.clone(),
         _ => return None,
@@ -192,8 +192,8 @@ pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize
         });
     }
     // 9.8: both sides' melee values side by side, after the last of them.
-    let attacker = match &report.action {
-        Action::Charge { unit, .. } | Action::ChargeWith { unit, .. } => Some(unit.as_str()),
+    let attacker = match report.action.as_otp() {
+        Some(Action::Charge { unit, .. } | Action::ChargeWith { unit, .. }) => Some(unit.as_str()),
         _ => None,
     };
     let values: Vec<(usize, String, String)> = out
@@ -406,7 +406,7 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &Grid, id: usize) {
     let single = g.columns.len() == 1 && g.rows.len() == 1;
     let head = if single { format!("{}{source}", read.chart) } else { format!("{}: column {}, row {}: {}{source}", read.chart, read.column.replace('_', " "), read.row, read.result) };
     let r = ui.label(RichText::new(head).strong());
-    r.on_hover_text(read.provenance.to_string());
+    r.on_hover_text(read.provenance.cited(crate::rules::cite::RuleSetId::Otp));
     let band = Color32::from_rgba_unmultiplied(250, 210, 40, 40);
     if single {
         // One cell of a chart not drawn in full: its column and row labels and the cell read.

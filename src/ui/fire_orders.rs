@@ -220,7 +220,7 @@ pub(crate) fn aim(mut commands: MessageReader<AimCommand>, mut t: ResMut<Targeti
 /// done its fire or charge: nothing is left to aim); refused shows why.
 fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut t: ResMut<Targeting>, mut selection: ResMut<Selection>) {
     for Applied(report) in applied.read() {
-        if t.mode != Mode::Off && matches!(report.action, Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. }) {
+        if t.mode != Mode::Off && matches!(report.action.as_otp(), Some(Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. })) {
             t.armed = None;
             t.refusal = None;
             t.mode = Mode::Off;
@@ -526,14 +526,14 @@ fn modifier_row(ui: &mut egui::Ui, interactive: bool, value: i32, name: &str, ru
         quote.push_str(&format!("\nhere: {d}"));
     }
     if provenance.is_reconstructed() {
-        quote.push_str(&format!("\n{provenance}"));
+        quote.push_str(&format!("\n{}", provenance.cited(crate::rules::cite::RuleSetId::Otp)));
     }
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("{value:+}")).monospace().strong());
         let r = ui.label(RichText::new(human(name)));
         ui.label(RichText::new(format!("OTP {rule}")).weak());
         if provenance.is_reconstructed() {
-            ui.label(RichText::new("†").weak()).on_hover_text(provenance.to_string());
+            ui.label(RichText::new("†").weak()).on_hover_text(provenance.cited(crate::rules::cite::RuleSetId::Otp));
         }
         if interactive {
             r.on_hover_text(quote);

@@ -284,7 +284,7 @@ fn report_ui(ui: &mut egui::Ui, r: &Report, details: bool) -> bool {
     let mut lines = text.lines();
     let title = lines.next().unwrap_or_default();
     let (title, rule) = split_rule(title);
-    let named = units_named(&r.action);
+    let named = r.action.as_otp().map(units_named).unwrap_or_default();
     let clicked = {
         let j = job(ui, &[(title, Color32::from_rgb(240, 232, 204), true), (rule, RULE, false)], 13.0);
         let resp = ui.add(egui::Label::new(j).wrap().sense(egui::Sense::click()));
@@ -403,7 +403,7 @@ fn panel(
                 match e {
                     Entry::Report(r) => {
                         if report_ui(ui, r, log.details) {
-                            focus_on = Some(r.action.clone());
+                            focus_on = r.action.as_otp().cloned();
                         }
                     }
                     Entry::Refusal(r) => {

@@ -180,7 +180,7 @@ pub(crate) fn check_action(game: &Game, action: &Action) -> Result<(), Refusal> 
         Action::Reman { unit } => game.check_reman(unit),
         Action::MoveCommander { commander, to } => game.check_move_commander(commander, *to),
         Action::JoinUnit { commander, unit } => game.check_join_unit(commander, unit),
-        Action::EndActivation if !matches!(game.phase(), Phase::Activation { .. }) => Err(Refusal::new("4.3", "no brigade is phasing: draw a chit first")),
+        Action::EndActivation if !matches!(game.phase(), Phase::Activation { .. }) => Err(Refusal::otp("4.3", "no brigade is phasing: draw a chit first")),
         _ => Ok(()),
     }
 }
@@ -420,13 +420,13 @@ pub(crate) fn operation_rows(game: &Game, unit: Entity) -> Vec<OperationRow> {
                 OpState::Barred(r.clone())
             } else if !o.fits(&[], p.start, militia) {
                 let from = [Formation::Limbered, Formation::Unlimbered].into_iter().find(|f| o.fits(&[], *f, militia));
-                OpState::Barred(Refusal::new(section(arm), match from {
+                OpState::Barred(Refusal::otp(section(arm), match from {
                     Some(f) => format!("{name} began its operation {}: this one is for guns {}", formation_name(p.start), formation_name(f)),
                     None => format!("not an operation for {name} from {}", formation_name(p.start)),
                 }))
             } else {
                 let done: Vec<String> = p.done.iter().map(|a| a.to_string()).collect();
-                OpState::Barred(Refusal::new(section(arm), format!("{name} has already done: {}; that is not part of this operation (one operation a turn)", done.join(", then "))))
+                OpState::Barred(Refusal::otp(section(arm), format!("{name} has already done: {}; that is not part of this operation (one operation a turn)", done.join(", then "))))
             };
             OperationRow { operation: o, state }
         })

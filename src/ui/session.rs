@@ -87,6 +87,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// The game through the engine interface: what every view should ask (the views still
+    /// reading `game` as On to Philadelphia's move onto this one by one).
+    pub fn engine(&self) -> &dyn crate::rules::engine::Engine {
+        &self.game
+    }
+
     pub fn new(game: Game) -> Self {
         Session {
             game,
@@ -229,7 +235,7 @@ impl Opening {
         let looks_saved = text.contains("actions:") && text.contains("seed:");
         if looks_saved {
             let save = Save::parse(&text, &file)?;
-            Game::from_save_text(&save, &text, &file, Charts::embedded().clone())?;
+            crate::rules::engine::load_save(&text, &file)?;
             return Ok(Opening::Saved { save: Box::new(save), source: file });
         }
         let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;
@@ -239,7 +245,12 @@ impl Opening {
     /// The game it opens on, and the save file to write back to.
     fn into_game(self) -> (Game, String, Option<PathBuf>) {
         match self {
-            Opening::Scenario { scenario, source } => (Game::new(*scenario, new_seed(), Charts::embedded().clone()), source, None),
+            Opening::Scenario { scenario, source } => {
+                if let Err(e) = crate::rules::engine::open(scenario.rules, Scenario::clone(&scenario), 0) {
+                    error!("{source}: {e}");
+                }
+                (Game::new(*scenario, new_seed(), Charts::embedded().clone()), source, None)
+            }
             Opening::Saved { save, source } => match Game::from_save(&save, Charts::embedded().clone()) {
                 Ok(g) => (g, source.clone(), Some(PathBuf::from(source))),
                 Err(e) => {

@@ -55,7 +55,7 @@ pub(crate) fn allowance(u: &UnitInfo) -> Option<AllowanceInfo> {
         allowance: Allowance { full: inches, road },
         what: format!("{arm_word} in {}: {inches}\"", formation_words(u.formation)),
         reconstructed: source.is_reconstructed(),
-        source: source.to_string(),
+        source: source.cited(crate::rules::cite::RuleSetId::Otp),
     })
 }
 
