@@ -195,72 +195,24 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
 }
 
 fn fire(file: &Path, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
-    use otp::rules::otp::cli::{fire_command_json, fire_command_text};
-    let s = match load(file) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let out = if json {
-        fire_command_json(&s, firer, target, ball).map(|a| (serde_json::to_string_pretty(&a.answer).expect("JSON values print"), a.refused))
-    } else {
-        fire_command_text(&s, firer, target, ball).map(|a| (a.answer, a.refused))
-    };
-    match out {
-        Ok((text, refused)) => {
-            println!("{text}");
-            refused_code(refused.map(|r| (r.rule, r.reason)), json)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// A preview the engine refused exits non-zero, the rule on stderr too (stdout is the JSON).
-fn refused_code(refused: Option<(String, String)>, json: bool) -> ExitCode {
-    match refused {
-        None => ExitCode::SUCCESS,
-        Some((rule, reason)) => {
-            if json {
-                eprintln!("refused (OTP {rule}): {reason}");
-            }
-            ExitCode::FAILURE
-        }
+    match load(file) {
+        Ok(s) => emit(otp::rules::otp::cli::fire_command(&s, firer, target, json, ball)),
+        Err(code) => code,
     }
 }
 
 fn melee(file: &Path, attacker: &str, defender: &str, json: bool, special: bool) -> ExitCode {
-    use otp::rules::otp::cli::{melee_command_json, melee_command_text};
-    let s = match load(file) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let out = if json {
-        melee_command_json(&s, attacker, defender, special).map(|v| serde_json::to_string_pretty(&v).expect("JSON values print"))
-    } else {
-        melee_command_text(&s, attacker, defender, special)
-    };
-    match out {
-        Ok(text) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err((rule, reason)) => {
-            if json {
-                println!("{}", serde_json::json!({ "refused": { "rule": rule, "reason": reason } }));
-            } else {
-                println!("refused (OTP {rule}): {reason}");
-            }
-            refused_code(Some((rule, reason)), json)
-        }
+    match load(file) {
+        Ok(s) => emit(otp::rules::otp::cli::melee_command(&s, attacker, defender, json, special)),
+        Err(code) => code,
     }
 }
 
-fn outcome_line(o: &otp::rules::otp::bot::GameOutcome) -> String {
-    let sides: Vec<String> = o.sides.iter().map(|s| format!("{} lost {} figures, {} units broken, {} VP", s.side, s.figures_lost, s.units_broken, s.points)).collect();
-    let winner = o.winner.map(|w| format!("{} win", o.sides[w].side)).unwrap_or_else(|| "draw".into());
-    format!("seed {}: {} turns, {} actions; {}; {winner}", o.seed, o.turns_played, o.actions, sides.join("; "))
+/// Print what a command printed; its exit code.
+fn emit(p: otp::rules::otp::cli::Printed) -> ExitCode {
+    print!("{}", p.stdout);
+    eprint!("{}", p.stderr);
+    if p.success { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>) -> ExitCode {
@@ -285,7 +237,7 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
     };
     if games == 1 {
         let o = bot::simulate(&s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write));
-        println!("{}", outcome_line(&o));
+        println!("{}", o.line());
         let flushed = sink.as_mut().map_or(Ok(()), |w| w.flush());
         if let Some(e) = &o.log_error {
             return log_failed(e);
@@ -297,7 +249,7 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
     }
     let mut write_error: Option<std::io::Error> = None;
     let spread = bot::simulate_many(&s, seed, games, turns, |done, o| {
-        println!("{}", outcome_line(o));
+        println!("{}", o.line());
         if let Some(w) = sink.as_mut()
             && write_error.is_none()
             && let Err(e) = writeln!(w, "{}", serde_json::to_string(o).expect("outcomes serialise"))

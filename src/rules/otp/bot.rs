@@ -269,6 +269,15 @@ pub struct GameOutcome {
     pub log_error: Option<String>,
 }
 
+impl GameOutcome {
+    /// The game in one line, as `otp simulate` prints it.
+    pub fn line(&self) -> String {
+        let sides: Vec<String> = self.sides.iter().map(|s| format!("{} lost {} figures, {} units broken, {} VP", s.side, s.figures_lost, s.units_broken, s.points)).collect();
+        let winner = self.winner.map(|w| format!("{} win", self.sides[w].side)).unwrap_or_else(|| "draw".into());
+        format!("seed {}: {} turns, {} actions; {}; {winner}", self.seed, self.turns_played, self.actions, sides.join("; "))
+    }
+}
+
 /// The scenario with `turns` as its turn limit (default: its own, else 10).
 pub fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
     let mut s = scenario.clone();
