@@ -365,7 +365,7 @@ fn bot_saves() {
             let mut cut = 0;
             Bot::new().play(&mut g, |_, r| {
                 n += 1;
-                for k in kinds(&r.action) {
+                for k in r.action.as_otp().map(kinds).unwrap_or_default() {
                     if wanted.remove(k) {
                         cut = n;
                     }
