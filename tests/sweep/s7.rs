@@ -164,3 +164,43 @@ fn drivers_attach_unlimbered_yes_limbered_refused() {
         }
     }
 }
+
+// OTP 7.4: "An artillery unit ignores mandatory forward movement morale results (treat as a
+// Deploy)". The shipped (reconstructed) Artillery column has no Forward band, so the charts are
+// given one, as a player's own printed charts might (90-99): a roll there reads Deploy for the
+// guns; Elite infantry rolling in its Forward band (95-99 in the shipped column) goes forward.
+#[test]
+fn forward_result_artillery_deploys_elite_infantry_goes_forward() {
+    use otp::rules::otp::charts::{MoraleClass, MoraleResult};
+    let mut charts = super::charts().clone();
+    let column = charts.morale.columns.iter_mut().find(|c| c.class == MoraleClass::Artillery).unwrap();
+    let last = column.bands.pop().unwrap();
+    assert_eq!((last.to, last.result), (99, MoraleResult::NE));
+    column.bands.push(otp::rules::otp::charts::morale::Band { to: 89, result: MoraleResult::NE });
+    column.bands.push(otp::rules::otp::charts::morale::Band { to: 99, result: MoraleResult::Forward });
+    // The band each rolls in: artillery 90-99 (given Forward above), Elite 95-99.
+    for (who, artillery, from) in [("Guns", true, 90), ("Foot", false, 95)] {
+        let mine = if artillery {
+            unit("Guns", "Line", "Infantry", "None", 2, "Unlimbered", (36.0, 10.0), 0.0, ", morale_marker: true").replace("arm: Infantry", "arm: Artillery(gun: Light)")
+        } else {
+            unit("Foot", "Elite", "Infantry", "Some(Musket)", 8, "Line", (36.0, 10.0), 0.0, ", morale_marker: true")
+        };
+        let s = scenario(&mine, &foot("Blues", 8, "Line", (36.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+        let found = (0..400).find_map(|seed| {
+            let mut g = otp::rules::otp::engine::Game::new(s.clone(), seed, charts.clone());
+            ok(&mut g, Action::StartGame);
+            crate::common::activate(&mut g, "Redcoats");
+            let r = ok(&mut g, Action::RemoveMarker { unit: who.into(), how: otp::rules::otp::engine::Removal::Roll });
+            let total = r.dice.iter().find(|d| d.rule == "10.2")?.roll.total;
+            (total >= from).then(|| (format!("{:?}", g.unit_turn(g.unit_entity(who).unwrap()).restriction), r))
+        });
+        let (restriction, r) = found.unwrap_or_else(|| panic!("{who}: no seed rolls {from}-99"));
+        if artillery {
+            assert_eq!(restriction, "Some(Deploy)", "{who}: {r}");
+            assert!(r.outcome.starts_with("Deploy"), "{who}: {r}");
+        } else {
+            assert_eq!(restriction, "Some(Forward)", "{who}: {r}");
+            assert!(r.outcome.starts_with("Forward"), "{who}: {r}");
+        }
+    }
+}
