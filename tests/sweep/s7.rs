@@ -12,7 +12,11 @@ use super::{CORNERS, fire_table, foot, look_ctx, ready, scenario, unit, v};
 use crate::common::{ok, refused};
 
 fn guns(name: &str, gun: &str, formation: &str, at: (f32, f32), facing: f32) -> String {
-    unit(name, "Line", "Infantry", "None", 2, formation, at, facing, "").replace("arm: Infantry", &format!("arm: Artillery({gun})"))
+    guns_with(name, gun, formation, at, facing, "")
+}
+
+fn guns_with(name: &str, gun: &str, formation: &str, at: (f32, f32), facing: f32, extra: &str) -> String {
+    unit(name, "Line", "Infantry", "None", 2, formation, at, facing, extra).replace("arm: Infantry", &format!("arm: Artillery({gun})"))
 }
 
 fn forward(unit: &str, inches: f32) -> Action {
@@ -99,9 +103,11 @@ fn gallopers(galloper: bool) -> otp::rules::otp::engine::Game {
 fn galloper_unlimbered_move_6_0_allowed_6_25_refused() {
     ok(&mut gallopers(true), forward("Guns", 6.0));
     let mut g = gallopers(true);
-    assert!(g.apply(forward("Guns", 6.25)).is_err(), "6.25\" is beyond the galloper's 6\"");
-    // An ordinary light gun hand hauls less (3.3): the 6" is the galloper's.
-    assert!(gallopers(false).apply(forward("Guns", 6.0)).is_err());
+    let r = refused(&mut g, forward("Guns", 6.25), "6.1");
+    assert!(r.reason.contains("allowance is 6.00\""), "{r}");
+    // An ordinary light gun hand hauls 2" (reconstructed MOVEMENT chart): the 6" is the galloper's.
+    let r = refused(&mut gallopers(false), forward("Guns", 6.0), "6.1");
+    assert!(r.reason.contains("allowance is 2.00\""), "{r}");
 }
 
 // OTP 7.6 (optional): "or the gun can move 3" and fire (or vice versa)": having fired, 3.0"
@@ -201,6 +207,94 @@ fn forward_result_artillery_deploys_elite_infantry_goes_forward() {
         } else {
             assert_eq!(restriction, "Some(Forward)", "{who}: {r}");
             assert!(r.outcome.starts_with("Forward"), "{who}: {r}");
+        }
+    }
+}
+
+// OTP 7.5: "The artillery stand can move with it's attached unit as long as the maximum movement
+// distance for its formation (limbered or unlimbered) is not exceeded." Unlimbered light guns
+// hand haul 2" (reconstructed MOVEMENT chart): the infantry carries them 2.0", not 2.25" (7.5).
+#[test]
+fn attached_guns_carried_2_0_allowed_2_25_refused() {
+    let most = super::charts().movement.allowance(otp::rules::otp::charts::ArmClass::Artillery, otp::scenario::model::UnitType::Line, Formation::Unlimbered).unwrap();
+    assert_eq!(most, 2.0);
+    for (inches, allowed) in [(most, true), (most + 0.25, false)] {
+        let units = format!("{}{}", foot("Foot", 8, "Line", (36.0, 10.0), 0.0), guns_with("Guns", "gun: Light", "Unlimbered", (38.5, 10.0), 0.0, r#", attached_to: Some("Foot")"#));
+        let s = scenario(&units, &foot("Blues", 8, "Line", (36.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+        let mut g = ready(&s, 1, "Redcoats");
+        if allowed {
+            ok(&mut g, forward("Foot", inches));
+        } else {
+            let r = refused(&mut g, forward("Foot", inches), "7.5");
+            assert!(r.reason.contains("Guns is attached to Foot"), "{r}");
+        }
+    }
+}
+
+// OTP 7.5: "An artillery stand may detach itself during its operational phase": with its own
+// brigade phasing, yes; with the enemy's, refused (4.3).
+#[test]
+fn detach_in_its_own_phase_yes_the_enemys_refused() {
+    let units = format!("{}{}", foot("Foot", 8, "Line", (36.0, 10.0), 0.0), guns_with("Guns", "gun: Light", "Unlimbered", (38.5, 10.0), 0.0, r#", attached_to: Some("Foot")"#));
+    let s = scenario(&units, &foot("Blues", 8, "Line", (36.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+    let detach = Action::Detach { gun: "Guns".into() };
+    ok(&mut ready(&s, 1, "Redcoats"), detach.clone());
+    refused(&mut ready(&s, 1, "Patriots"), detach, "4.3");
+}
+
+// OTP 7.7 (optional): limbered artillery cannot "be moved ahead of the foremost friendly
+// infantry unit". The British foot's front is at y = 20; limbered guns from y = 12 may go
+// 8.0" (level with it), not 8.25".
+#[test]
+fn drivers_limbered_level_with_the_foremost_infantry_allowed_0_25_ahead_refused() {
+    for (inches, allowed) in [(8.0, true), (8.25, false)] {
+        let units = format!("{}{}", foot("Foot", 8, "Line", (20.0, 20.0), 0.0), guns("Guns", "gun: Light", "Limbered", (36.0, 12.0), 0.0));
+        let s = scenario(&units, &foot("Blues", 8, "Line", (60.0, 44.0), 180.0), "", CORNERS.0, CORNERS.1, "civilian_drivers: true");
+        let mut g = ready(&s, 1, "Redcoats");
+        if allowed {
+            ok(&mut g, forward("Guns", inches));
+        } else {
+            let r = refused(&mut g, forward("Guns", inches), "7.7");
+            assert!(r.reason.contains("foremost"), "{r}");
+        }
+    }
+}
+
+// OTP 7.4: "the gun can be remanned by moving the crew figures into contact with the gun model".
+// The code's reading of contact (`engine::crew::CONTACT`, 1/4"): a detached crew 0.2" from its
+// gun remans it, 0.3" off it may not. (The crew is detached by a morale Retreat result, found by
+// seed; then set at the distance wanted.)
+#[test]
+fn reman_crew_0_2_from_the_gun_yes_0_3_refused() {
+    use otp::rules::otp::engine::crew::{CONTACT, Detached};
+    use otp::table::footprint::Footprint;
+    assert_eq!(CONTACT, 0.25);
+    let mine = unit("Guns", "Line", "Infantry", "None", 2, "Unlimbered", (36.0, 10.0), 0.0, ", morale_marker: true").replace("arm: Infantry", "arm: Artillery(gun: Light)");
+    let s = scenario(&mine, &foot("Blues", 8, "Line", (36.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+    let detached = |seed: u64| {
+        let mut g = ready(&s, seed, "Redcoats");
+        ok(&mut g, Action::RemoveMarker { unit: "Guns".into(), how: otp::rules::otp::engine::Removal::Roll });
+        let e = g.unit_entity("Guns").unwrap();
+        g.detached_crew(e).is_some().then_some(g)
+    };
+    let seed = (0..400).find(|&seed| detached(seed).is_some()).expect("some seed rolls a Retreat for the guns");
+    for (gap, remans) in [(0.2, true), (0.3, false)] {
+        let mut g = detached(seed).unwrap();
+        let e = g.unit_entity("Guns").unwrap();
+        g.world_mut().entity_mut(e).remove::<otp::scenario::spawn::MoraleMarker>();
+        let gun = *g.world().get::<Footprint>(g.unit(e).stands[0]).unwrap();
+        let crew = g.world().get::<Detached>(e).unwrap().crew;
+        let mut f = *g.world().get::<Footprint>(crew).unwrap();
+        f.facing = gun.facing;
+        f.centre = gun.centre + gun.right() * (gun.frontage / 2.0 + f.frontage / 2.0 + gap) + gun.forward() * (f.depth - gun.depth) / 2.0;
+        *g.world_mut().get_mut::<Footprint>(crew).unwrap() = f;
+        assert!((g.detached_crew(e).unwrap().distance(&gun) - gap).abs() < 1e-3);
+        match g.check_reman("Guns") {
+            Ok(()) => assert!(remans, "{gap}\": remanned"),
+            Err(r) => {
+                assert!(!remans, "{gap}\": {r}");
+                assert_eq!(r.rule, "7.4", "{r}");
+            }
         }
     }
 }
