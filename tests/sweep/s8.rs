@@ -344,3 +344,70 @@ fn commander_attached_within_half_an_inch_0_4_rolls_0_6_not() {
         assert_eq!(p.commander_casualties.len(), attached as usize, "{gap}\": {:?}", p.commander_casualties);
     }
 }
+
+// OTP 8.1: "Players can measure range and firing arcs from each stand to determine which ones
+// are eligible to fire." The target stand straight ahead of the firer's right stand, 6" off;
+// its left edge 0.1" over the left stand's front (6.0" from it): 8 figures fire; 0.5" clear of
+// it (6.02", a partial inch over, 8.4's rounding): only the right stand's 4.
+#[test]
+fn each_stand_in_range_left_stand_6_0_fires_6_02_does_not() {
+    for (left_edge, figures) in [(19.9, 8), (20.5, 4)] {
+        let t = fire_table(vec![firer(), enemy(4, left_edge + 1.0, 16.0)], vec![]);
+        let p = look(&t).unwrap();
+        assert_eq!(p.geometry.figures, figures, "target's left edge at x = {left_edge}: stands {:?}", p.geometry.stands);
+    }
+}
+
+// OTP 5.3 with 8.1: "Units in skirmish line measure … firing arcs from each stand." Light
+// infantry in skirmish line 3" apart: a 1"-wide enemy stand (facing away) in front of the gap is
+// outside both neighbours' 45° arcs until its far corners are 1" out ((3 - 1) / 2): at 0.9"
+// refused (8.1), at 1.1" fired on.
+#[test]
+fn skirmish_arcs_per_stand_gap_of_3_target_0_9_out_1_1_in() {
+    for (d, inside) in [(0.9, false), (1.1, true)] {
+        let lights = super::unit("Lights", "Light", "Infantry", "Some(Rifle)", 6, "Skirmish", (20.0, 10.0), 0.0, ", gap: Some(3.0)");
+        let s = scenario(&lights, &foot("Blues", 8, "Line", (60.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+        let t0 = otp::rules::otp::fire::FireTable::from_scenario(&s);
+        let u = &t0.situation.units()[0];
+        let (a, b) = (u.stands[0].footprint, u.stands[1].footprint);
+        let gap = (b.centre.x - b.frontage / 2.0) - (a.centre.x + a.frontage / 2.0);
+        assert!((gap - 3.0).abs() < 1e-3, "gap {gap}");
+        let mid = (a.centre.x + a.frontage / 2.0) + gap / 2.0;
+        let target = UnitInfo::sketch("Target", 1, UnitType::Light, Arm::Infantry, Some(Weapon::Musket), 2, Formation::Line, v(mid, 10.0 + d), 0.0);
+        let t = fire_table(vec![u.clone(), target], vec![]);
+        match look(&t) {
+            Ok(_) => assert!(inside, "{d}\": fired on"),
+            Err(r) => {
+                assert!(!inside, "{d}\": {r}");
+                assert_eq!(r.rule, "8.1", "{r}");
+            }
+        }
+    }
+}
+
+// OTP 8.8: "Units at an elevation higher than blocking terrain/unit have a clear line of sight if
+// the blocking terrain/unit is closer to the firing unit than the target being sighted." The
+// code's reading (`table::sight`): the blocker ends before the middle of the sight line. Firer on
+// a knoll (stand centres at y = 9.625), target 6" off (its far edge at y = 16.75): a town
+// ending at y = 13.09, before the middle (13.19) of the longest line, is seen over; ending at
+// 13.29 it blocks; on the flat it blocks either way.
+#[test]
+fn elevated_firer_sees_over_a_town_ending_0_1_before_the_middle_not_0_1_after() {
+    let knoll = Terrain::Hill { name: "Knoll".into(), elevation: 1, outline: rect(10.0, 2.0, 30.0, 10.5), slope: None };
+    let town = |b: f32| Terrain::Town { name: "Hamlet".into(), outline: rect(10.0, 11.0, 30.0, b), capacity: 5 };
+    for (b, hill, clear) in [(13.09, true, true), (13.29, true, false), (13.09, false, false)] {
+        let mut terrain = vec![town(b)];
+        if hill {
+            terrain.push(knoll.clone());
+        }
+        let t = fire_table(vec![firer(), enemy(8, 20.0, 16.0)], terrain);
+        match look(&t) {
+            Ok(_) => assert!(clear, "town to {b}, hill {hill}: fired"),
+            Err(r) => {
+                assert!(!clear, "town to {b}, hill {hill}: {r}");
+                assert_eq!(r.rule, "8.8", "{r}");
+                assert!(r.reason.contains("Hamlet"), "{r}");
+            }
+        }
+    }
+}
