@@ -408,3 +408,81 @@ fn multipliers_skirmish_vs_formed_and_mounted_vs_foot_by_opponent() {
     let t = table(vec![horse("Enemy horse", 1, 20.0, 0.0), horse("Horse", 0, 25.0, 180.0)], vec![]);
     assert!(mults(of(&fight(&t, 1, 0), "Horse")).is_empty());
 }
+// OTP 9.3: "If the attacker had fired before rolling its closure attempt (i.e., using a fire &
+// 1/2 move operation), it counts as disordered for its return fire." Having fired: its return
+// fire counts disordered; not having fired: it does not (unless the defender's fire marked it).
+#[test]
+fn firefight_attacker_fired_before_disordered_not_fired_not() {
+    let s = scenario(&foot("Grenadiers", 12, "Line", (36.0, 22.5), 0.0), &foot("Target", 8, "Line", (36.0, 25.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+    for fired in [true, false] {
+        let (mut found, mut seed) = (None, 0);
+        while found.is_none() && seed < 400 {
+            let mut g = ready(&s, seed, "Redcoats");
+            if fired {
+                ok(&mut g, otp::rules::otp::engine::Action::fire("Grenadiers", "Target"));
+            }
+            let r = ok(&mut g, otp::rules::otp::engine::Action::Charge { unit: "Grenadiers".into(), target: "Target".into() });
+            found = failed(&r).then_some(r);
+            seed += 1;
+        }
+        let r = found.expect("some seed fails to close");
+        assert!(r.notes.iter().any(|e| e.rule == "9.3" && e.text.contains("firefight")), "{r}");
+        assert_eq!(noted(&r, "9.3", "counts as disordered for its return fire"), fired, "fired {fired}: {r}");
+        if !fired {
+            assert!(!r.notes.iter().any(|e| e.text.contains("fired before its closure roll")), "{r}");
+        }
+    }
+}
+
+// OTP 9.5: "A cavalry unit with a Morale Marker can still attempt to countercharge, but counts as
+// disordered for the attempt": without a marker no disorder, with one the closure modifier.
+#[test]
+fn countercharge_with_a_marker_disordered_without_not() {
+    for marker in [false, true] {
+        let cavalry = UnitInfo::sketch("Horse", 1, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 4, Formation::Line, v(20.0, 20.0), 0.0);
+        let mut t = table(vec![cavalry, attacker()], vec![]);
+        t.fire.units[0].morale_marker = marker;
+        let back = charge_path(&t.situation, 0, 1);
+        let c = melee::countercharge(&t, charts(), 0, 1, &back).unwrap();
+        assert_eq!(c.modifiers.iter().any(|m| m.name == "disordered"), marker, "marker {marker}: {:?}", c.modifiers);
+    }
+}
+
+// OTP 9.6: CV rolls: "Leader attached: Exceptional -2, Firebrand -1, Aggressive or Cautious -0,
+// and Poltroon +1"; "Disordered +2" (a Morale Marker, or a skirmish line always, 5.3).
+#[test]
+fn cv_roll_leader_by_rating_and_disorder_by_state() {
+    let cases = [(Some(Rating::Exceptional), -2), (Some(Rating::Firebrand), -1), (Some(Rating::Aggressive), 0), (Some(Rating::Cautious), 0), (Some(Rating::Poltroon), 1), (None, 0)];
+    for (rating, want) in cases {
+        let mut t = table(vec![defender(), attacker()], vec![]);
+        if let Some(r) = rating {
+            t.sheets[0].leaders.push(Leader { name: "Leader".into(), rating: Some(r) });
+        }
+        let roll = melee::cv_roll(&t, charts(), 0, 1, RollFacts::default());
+        assert_eq!(roll.total_modifier, want, "{rating:?}: {:?}", roll.modifiers);
+    }
+    for (marker, formation, disordered) in [(false, Formation::Line, false), (true, Formation::Line, true), (false, Formation::Skirmish, true)] {
+        let d = UnitInfo::sketch("Defender", 1, UnitType::Light, Arm::Infantry, Some(Weapon::Musket), 8, formation, v(20.0, 20.0), 0.0);
+        let mut t = table(vec![d, attacker()], vec![]);
+        t.fire.units[0].morale_marker = marker;
+        let roll = melee::cv_roll(&t, charts(), 0, 1, RollFacts::default());
+        let got: Vec<(String, i32)> = roll.modifiers.iter().map(|m| (m.name.clone(), m.value)).collect();
+        assert_eq!(got, if disordered { vec![("disordered".to_string(), 2)] } else { vec![] }, "marker {marker}, {formation:?}");
+    }
+}
+
+// OTP 9.13: "Units in skirmish line always receive the disordered penalty, regardless of their
+// actual status (having a Morale Marker does not create a further penalty)": a line without a
+// marker none, with one -2; a skirmish line -2 without a marker and still -2 with one.
+#[test]
+fn melee_disorder_line_by_marker_skirmish_always_once() {
+    for (formation, marker, penalty) in [(Formation::Line, false, 0), (Formation::Line, true, -2), (Formation::Skirmish, false, -2), (Formation::Skirmish, true, -2)] {
+        let d = UnitInfo::sketch("Defender", 1, UnitType::Light, Arm::Infantry, Some(Weapon::Musket), 8, formation, v(20.0, 20.0), 0.0);
+        let mut t = table(vec![d, attacker()], vec![]);
+        t.fire.units[0].morale_marker = marker;
+        let m = fight(&t, 1, 0);
+        let u = of(&m, "Defender");
+        let disorder: i32 = u.modifiers.iter().filter(|x| x.name == "disordered").map(|x| x.value).sum();
+        assert_eq!(disorder, penalty, "{formation:?}, marker {marker}: {:?}", mods(u));
+    }
+}
