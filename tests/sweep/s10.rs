@@ -206,3 +206,37 @@ fn sight_not_asked_without_the_option() {
     let mut g = ready(&s, 4, "Redcoats");
     ok(&mut g, pass("Grenadiers", "Col. Red"));
 }
+
+// OTP 10.6 (optional), 6.12: "A player may move a commander into a position where a unit is then
+// visible, but must count this movement off of the commander's allowed total." Col. Red rides
+// 20" first; the unit's edge is then 4.0" off (allowed) or 4.25" (beyond his 24", refused).
+#[test]
+fn pass_after_a_ride_4_0_left_allowed_4_25_refused() {
+    for (rest, allowed) in [(4.0, true), (4.25, false)] {
+        let s = scenario(&shaken("Grenadiers", 8, (36.0, 20.0)), &foot("Blues", 8, "Line", (60.0, 40.0), 180.0), "", (14.0, 20.0 + rest), CORNERS.1, "visibility_restrictions: true");
+        let mut g = ready(&s, 4, "Redcoats");
+        ok(&mut g, Action::MoveCommander { commander: "Col. Red".into(), to: bevy::math::Vec2::new(34.0, 20.0 + rest) });
+        // He is now straight ahead of the unit's left end (34, 20), `rest` inches off.
+        let red = g.commander_entity("Col. Red").unwrap();
+        let at = g.commander(red).at;
+        assert!((at - bevy::math::Vec2::new(34.0, 20.0 + rest)).length() < 1e-4);
+        if allowed {
+            ok(&mut g, pass("Grenadiers", "Col. Red"));
+        } else {
+            refused(&mut g, pass("Grenadiers", "Col. Red"), "6.12");
+        }
+    }
+}
+
+// OTP 10.6 (optional) with 8.7: neither the commander nor the unit in woods, but 1" or more of
+// woods on the line between them calls for a roll: a strip 0.9" deep, none; 1.0", a roll.
+#[test]
+fn sight_woods_between_0_9_no_roll_1_0_roll() {
+    for (deep, rolls) in [(0.9, false), (1.0, true)] {
+        let woods = format!(r#"Woods(name: "Hedge", density: Light, outline: [(20.0, 14.0), (50.0, 14.0), (50.0, {}), (20.0, {})]),"#, 14.0 + deep, 14.0 + deep);
+        let s = scenario(&shaken("Grenadiers", 8, (36.0, 20.0)), &foot("Blues", 8, "Line", (60.0, 40.0), 180.0), &woods, (36.0, 10.0), CORNERS.1, "visibility_restrictions: true");
+        let mut g = ready(&s, 4, "Redcoats");
+        let r = ok(&mut g, pass("Grenadiers", "Col. Red"));
+        assert_eq!(r.dice.iter().filter(|d| d.rule == "10.6").count(), rolls as usize, "{deep}\" of woods: {r}");
+    }
+}
