@@ -298,3 +298,23 @@ fn reman_crew_0_2_from_the_gun_yes_0_3_refused() {
         }
     }
 }
+
+// OTP 7.4: "An unlimbered artillery unit that is forced to retreat by a morale result must have
+// the crew figures detached from the gun model": unlimbered, the crew leaves the gun; limbered
+// (the same seed, the same Retreat), the guns retreat whole.
+#[test]
+fn morale_retreat_unlimbered_crew_detaches_limbered_retreats_whole() {
+    let game = |formation: &str, seed: u64| {
+        let mine = unit("Guns", "Line", "Infantry", "None", 2, formation, (36.0, 20.0), 0.0, ", morale_marker: true").replace("arm: Infantry", "arm: Artillery(gun: Light)");
+        let s = scenario(&mine, &foot("Blues", 8, "Line", (36.0, 40.0), 180.0), "", CORNERS.0, CORNERS.1, "");
+        let mut g = ready(&s, seed, "Redcoats");
+        let r = ok(&mut g, Action::RemoveMarker { unit: "Guns".into(), how: otp::rules::otp::engine::Removal::Roll });
+        (g, r)
+    };
+    let seed = (0..400).find(|&seed| game("Unlimbered", seed).1.outcome.starts_with("Retreat")).expect("some seed rolls a Retreat");
+    let (g, r) = game("Unlimbered", seed);
+    assert!(g.detached_crew(g.unit_entity("Guns").unwrap()).is_some(), "{r}");
+    let (g, r) = game("Limbered", seed);
+    assert!(r.outcome.starts_with("Retreat"), "the same roll: {r}");
+    assert!(g.detached_crew(g.unit_entity("Guns").unwrap()).is_none(), "{r}");
+}

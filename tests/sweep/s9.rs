@@ -289,17 +289,19 @@ fn artillery_stand_is_1_figure_with_2_crew_or_1() {
     }
 }
 
-// OTP 9.10: "Cautious +1 (defending only), Firebrand +1 (attacking only)".
+// OTP 9.10: "Poltroon -1, Cautious +1 (defending only), Firebrand +1 (attacking only),
+// Exceptional +1 (all)"; an Aggressive leader gives nothing.
 #[test]
 fn leader_cautious_defending_only_firebrand_attacking_only() {
-    for (rating, defending_bonus, attacking_bonus) in [(Rating::Cautious, true, false), (Rating::Firebrand, false, true), (Rating::Exceptional, true, true)] {
+    let cases = [(Rating::Cautious, 1, 0), (Rating::Firebrand, 0, 1), (Rating::Exceptional, 1, 1), (Rating::Poltroon, -1, -1), (Rating::Aggressive, 0, 0)];
+    for (rating, defending, attacking) in cases {
         let mut t = table(vec![defender(), attacker()], vec![]);
         for i in 0..2 {
             t.sheets[i].leaders.push(Leader { name: format!("Leader {i}"), rating: Some(rating) });
         }
         let m = fight(&t, 1, 0);
-        let has = |name: &str| of(&m, name).modifiers.iter().any(|x| x.name == "leader" && x.value == 1);
-        assert_eq!((has("Defender"), has("Attacker")), (defending_bonus, attacking_bonus), "{rating:?}");
+        let leader = |name: &str| of(&m, name).modifiers.iter().filter(|x| x.name == "leader").map(|x| x.value).sum::<i32>();
+        assert_eq!((leader("Defender"), leader("Attacker")), (defending, attacking), "{rating:?}");
     }
 }
 
@@ -484,5 +486,33 @@ fn melee_disorder_line_by_marker_skirmish_always_once() {
         let u = of(&m, "Defender");
         let disorder: i32 = u.modifiers.iter().filter(|x| x.name == "disordered").map(|x| x.value).sum();
         assert_eq!(disorder, penalty, "{formation:?}, marker {marker}: {:?}", mods(u));
+    }
+}
+
+// OTP 9.12: "Units get a +1 bonus for defending … across a ford if at any time during the move
+// the attacking unit crossed the … ford." A large stream with a ford: between the two, +1; its
+// bank 0.1" behind the attacker's start (not crossed), none.
+#[test]
+fn ford_crossed_between_yes_0_1_behind_the_start_no() {
+    use otp::scenario::model::{Ford, StreamKind};
+    let creek = |y: f32| Terrain::Stream { name: "Creek".into(), kind: StreamKind::Large, path: vec![[0.0, y], [72.0, y]], width: 1.0, fords: vec![Ford { at: [20.0, y], width: 12.0 }] };
+    // The attacker's stands run from y = 25 (front) to 25.75; the stream is 1" wide.
+    for (y, ford) in [(22.5, true), (26.35, false)] {
+        let t = table(vec![defender(), attacker()], vec![creek(y)]);
+        assert_eq!(mods(of(&fight(&t, 1, 0), "Defender")).contains(&"uphill_or_ford".to_string()), ford, "stream at y = {y}");
+    }
+}
+
+// OTP 9.12: "Units in, or behind, cover receive a bonus": behind a stone wall (medium, +2) by the
+// code's reading within 1" in front (`fire::cover::BEHIND_REACH`): 0.9" in front, +2; the
+// attacker stops against the wall, so 1.1" is tested from a standing attacker 1.5" off.
+#[test]
+fn melee_cover_behind_a_wall_0_9_yes_1_1_no() {
+    for (gap, bonus) in [(0.9, true), (1.1, false)] {
+        let wall = Terrain::Obstacle { name: "Wall".into(), kind: ObstacleKind::StoneWall, path: vec![[10.0, 20.0 + gap], [30.0, 20.0 + gap]], impassable_to_artillery: false };
+        let close = UnitInfo::foot("Attacker", 0, 8, Formation::Line, v(20.0, 21.5), 180.0);
+        let t = table(vec![defender(), close], vec![wall]);
+        let m = melee::assess(&t, charts(), &[1], &[0], &[ChargeFacts::default()]);
+        assert_eq!(mods(of(&m, "Defender")).contains(&"medium_cover".to_string()), bonus, "wall {gap}\" in front");
     }
 }
