@@ -88,7 +88,8 @@ pub fn scenario(british: &str, americans: &str, terrain: &str, red: (f32, f32), 
 /// Commanders out of the way in the corners.
 pub const CORNERS: ((f32, f32), (f32, f32)) = ((1.0, 1.0), (71.0, 47.0));
 
-/// A RON unit entry.
+/// A RON unit entry (`extra`: more fields, each after a comma).
+#[allow(clippy::too_many_arguments)]
 pub fn unit(name: &str, kind: &str, arm: &str, weapon: &str, figures: u32, formation: &str, at: (f32, f32), facing: f32, extra: &str) -> String {
     format!(r#"(name: "{name}", type: {kind}, arm: {arm}, weapon: {weapon}, figures: {figures}, formation: {formation}, at: ({}, {}), facing: {facing}{extra}),"#, at.0, at.1)
 }
