@@ -10,6 +10,7 @@ use otp::scenario::model::Formation;
 use otp::table::movement::MoveStep;
 
 mod common;
+mod sweep;
 use common::{activate, ok, refused};
 
 fn teaching(seed: u64) -> Game {
