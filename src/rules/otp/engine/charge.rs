@@ -513,12 +513,18 @@ impl Game {
     /// Fire at a charging or closing unit (9.2–9.4, 9.7), or a firefight round (9.3). A shot the
     /// fire rules do not allow (out of arc, nothing sees) is noted and nothing happens.
     fn defensive_fire(&mut self, report: &mut Report, firer: Entity, target: Entity, occasion: FireOccasion, disordered: bool, rule: &str) {
+        self.fire_seeing(report, firer, target, occasion, disordered, rule, None);
+    }
+
+    /// [`Self::defensive_fire`] with the firer's woods visibility already known (8.7, 9.3).
+    #[allow(clippy::too_many_arguments)]
+    fn fire_seeing(&mut self, report: &mut Report, firer: Entity, target: Entity, occasion: FireOccasion, disordered: bool, rule: &str, visibility: Option<f32>) {
         if self.world.get::<super::crew::Detached>(firer).is_some() {
             report.note("7.4", format!("{}'s crew has left its guns: they do not fire", self.unit(firer).name));
             return;
         }
         let table = FireTable::from_world(&self.world);
-        match self.shot(&table, firer, target, occasion, disordered) {
+        match self.shot_seeing(&table, firer, target, occasion, disordered, visibility) {
             Ok(shot) => self.fire_effects(report, firer, target, &shot),
             Err(r) => report.note(rule, format!("{} does not fire at {}: {} (OTP {})", self.unit(firer).name, self.unit(target).name, r.reason, r.rule)),
         }
@@ -526,8 +532,13 @@ impl Game {
 
     /// A shot judged and rolled on `table` (canister when the guns may fire it, 8.4), not applied.
     fn shot(&mut self, table: &FireTable, firer: Entity, target: Entity, occasion: FireOccasion, disordered: bool) -> Result<FireReport, fire::Refusal> {
+        self.shot_seeing(table, firer, target, occasion, disordered, None)
+    }
+
+    /// A shot whose firer's woods visibility is already known (`visibility`, 8.7), else rolled.
+    fn shot_seeing(&mut self, table: &FireTable, firer: Entity, target: Entity, occasion: FireOccasion, disordered: bool, visibility: Option<f32>) -> Result<FireReport, fire::Refusal> {
         let (f, t) = (self.index(&table.situation, firer), self.index(&table.situation, target));
-        let ctx = FireContext::new(table, f, t).occasion(occasion).counts_disordered(disordered);
+        let ctx = FireContext::new(table, f, t).occasion(occasion).counts_disordered(disordered).visibility(visibility);
         let gun = table.situation.unit(f).gun().is_some();
         let ctx = if gun && fire::preview(&ctx.ammo(Ammo::Canister), &self.charts).is_ok() { ctx.ammo(Ammo::Canister) } else { ctx };
         fire::resolve(&ctx, &self.charts, &mut self.dice)
@@ -592,18 +603,39 @@ impl Game {
     fn firefight(&mut self, report: &mut Report, d: &Declared) -> Moved {
         let (name, target) = (self.unit(d.unit).name.clone(), self.unit(d.target).name.clone());
         let s = self.situation();
-        let gap = FIREFIGHT_GAP.min(d.path.original_distance);
-        let stands = contact::short_of_contact(&s, &d.path, gap);
+        let mut gap = FIREFIGHT_GAP.min(d.path.original_distance);
+        self.move_stands(report, d.unit, &contact::short_of_contact(&s, &d.path, gap), true);
+        // 9.3: it stops 2" off, or at its visibility in woods if that is less (8.7): its own
+        // roll, made where it would stop, which also fixes what it sees when it fires.
+        let seen = {
+            let table = FireTable::from_world(&self.world);
+            let (f, t) = (self.index(&table.situation, d.unit), self.index(&table.situation, d.target));
+            let ctx = FireContext::new(&table, f, t).occasion(FireOccasion::Firefight);
+            fire::roll_visibility_now(&ctx, &self.charts, &mut self.dice)
+        };
+        let visibility = seen.map(|(roll, woods, inches, source)| {
+            report.die("8.7", format!("{name}'s visibility in {woods} woods ({}): {inches}\"", source.cited(crate::rules::cite::RuleSetId::Otp)), &roll);
+            inches
+        });
+        if let Some(v) = visibility.filter(|&v| v < gap) {
+            gap = v.max(0.0);
+            let s = self.situation();
+            self.move_stands(report, d.unit, &contact::short_of_contact(&s, &d.path, gap), true);
+        }
         let moved = (d.path.distance - gap).max(0.0);
-        self.move_stands(report, d.unit, &stands, true);
-        report.change("9.3", format!("{name} stops {gap:.2}\" from {target} (woods visibility, if less, limits the fire itself, 8.7)"));
+        let why = match visibility {
+            Some(v) if v <= gap && gap < FIREFIGHT_GAP => format!(": its visibility in woods, {v}\", is less than 2\""),
+            Some(v) => format!(" (it sees {v}\" in the woods)"),
+            None => String::new(),
+        };
+        report.change("9.3", format!("{name} stops {gap:.2}\" from {target}{why}"));
         report.note("9.3", "firefight, round 1: the defender fires, then the attacker");
         self.defensive_fire(report, d.target, d.unit, FireOccasion::Firefight, false, "9.3");
         if self.alive(d.unit) && self.alive(d.target) {
             if d.fired_before {
                 report.note("9.3", format!("{name} fired before its closure attempt: it counts as disordered for its return fire"));
             }
-            self.defensive_fire(report, d.unit, d.target, FireOccasion::Firefight, d.fired_before, "9.3");
+            self.fire_seeing(report, d.unit, d.target, FireOccasion::Firefight, d.fired_before, "9.3", visibility);
         }
         if !self.firefight_rolls(report, d, false) {
             return Moved { inches: moved, charged: false };
@@ -611,7 +643,7 @@ impl Game {
         report.note("9.3", "both pass: firefight, round 2: both fire at once");
         let table = FireTable::from_world(&self.world);
         let first = self.shot(&table, d.target, d.unit, FireOccasion::Firefight, false);
-        let second = self.shot(&table, d.unit, d.target, FireOccasion::Firefight, false);
+        let second = self.shot_seeing(&table, d.unit, d.target, FireOccasion::Firefight, false, visibility);
         // Both shots were judged on the table as it stood; a firer the other shot destroys
         // still delivers its fire, so apply the shot that destroys the other's firer first.
         let kills = |shot: &Result<FireReport, fire::Refusal>, who: &str| shot.as_ref().is_ok_and(|s| s.effects.iter().any(|e| e.unit == who && e.eliminated));

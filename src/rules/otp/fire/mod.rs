@@ -31,7 +31,7 @@ pub use apply::{CommanderCasualty, GunHits, apply_fire};
 pub use plan::fire_options;
 pub use odds::{CasualtyOdds, FirePreview, Outcome, VisibilityOdds, preview};
 pub use report::{CellRead, ColumnInfo, CommanderRoll, FireReport, GeometrySummary, MarkerChange, Modifier, ShotHead, UnitEffect, VisibilityReport};
-pub use resolve::{resolve, resolve_split};
+pub use resolve::{resolve, resolve_split, roll_visibility_now};
 pub use state::{ATTACH_REACH, FireTable, UnitState};
 
 use crate::rules::otp::charts::Ammo;

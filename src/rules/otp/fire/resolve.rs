@@ -41,6 +41,23 @@ pub fn resolve_split(ctx: &FireContext, charts: &Charts, dice: &mut Dice) -> Res
     Ok(fire_plans(&plans, visibility, dice))
 }
 
+/// 8.7: the woods visibility this shot's firer must roll, rolled now (the roll, the woods, the
+/// inches it sees); `None` when its sight lines need no roll or the shot is refused. A firefight's
+/// attacker rolls it before it stops (9.3) and then fires with the visibility fixed
+/// ([`FireContext::visibility`]), so the same roll decides where it stops and what it sees.
+pub fn roll_visibility_now(ctx: &FireContext, charts: &Charts, dice: &mut Dice) -> Option<(Roll, &'static str, f32, crate::rules::cite::Source)> {
+    let plan = Plan::new(*ctx, charts).ok()?;
+    let entry = plan.woods?;
+    let roll = dice.ad(entry.dice);
+    let inches = (roll.total + entry.plus) as f32;
+    let woods = match entry.woods {
+        crate::scenario::model::WoodsDensity::Light => "light",
+        crate::scenario::model::WoodsDensity::Regular => "regular",
+        crate::scenario::model::WoodsDensity::Dense => "dense",
+    };
+    Some((roll, woods, inches, entry.source.clone()))
+}
+
 /// The averaging dice of a visibility roll.
 struct VisibilityRoll<'a> {
     entry: &'a Visibility,
