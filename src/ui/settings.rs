@@ -227,8 +227,12 @@ fn store(settings: Res<Settings>, mut file: ResMut<SettingsFile>, session: Optio
 }
 
 /// egui's style from the settings: the text size (zoom), no text under 11 px, light text.
-fn style(mut contexts: EguiContexts, settings: Res<Settings>, mut applied: Local<Option<f32>>, mut styled: Local<bool>, ready: Res<super::FontsReady>) -> Result {
+fn style(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut applied: Local<Option<f32>>, mut styled: Local<bool>, ready: Res<super::FontsReady>) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if let Some(size) = zoomed_by_keys(*applied, ctx.zoom_factor()) {
+        // egui's own Ctrl+= / Ctrl+− changed the zoom: it is the text size, saved like the menu's.
+        settings.text_size = size;
+    }
     if *applied != Some(settings.text_size) {
         ctx.set_zoom_factor(settings.text_size);
         *applied = Some(settings.text_size);
@@ -239,6 +243,13 @@ fn style(mut contexts: EguiContexts, settings: Res<Settings>, mut applied: Local
         ctx.all_styles_mut(readable);
     }
     Ok(())
+}
+
+/// The text size egui's keyboard zoom chose, when it changed the zoom we last applied
+/// (`applied`); within [`TEXT_SIZES`].
+fn zoomed_by_keys(applied: Option<f32>, zoom: f32) -> Option<f32> {
+    let applied = applied?;
+    ((zoom - applied).abs() > 1e-3 && zoom.is_finite()).then(|| zoom.clamp(*TEXT_SIZES.start(), *TEXT_SIZES.end()))
 }
 
 /// No text under [`MIN_TEXT_PX`]; labels and weak text light enough on the dark panels
@@ -302,6 +313,19 @@ mod tests {
         s.write(&path).expect("the folder is created");
         assert_eq!(Settings::read(&path), (s, None));
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    // Issue 13: egui's Ctrl+= / Ctrl+− zoom is the text-size setting, kept and saved; nothing
+    // changes until a zoom was applied, or while the zoom is the one applied.
+    #[test]
+    fn keyboard_zoom_becomes_the_text_size() {
+        assert_eq!(zoomed_by_keys(None, 1.3), None);
+        assert_eq!(zoomed_by_keys(Some(1.0), 1.0), None);
+        assert_eq!(zoomed_by_keys(Some(1.0), 1.1), Some(1.1));
+        assert_eq!(zoomed_by_keys(Some(1.0), 9.0), Some(*TEXT_SIZES.end()));
+        assert_eq!(zoomed_by_keys(Some(1.0), 0.2), Some(*TEXT_SIZES.start()));
+        assert_eq!(zoomed_by_keys(Some(1.0), f32::NAN), None);
     }
 
     #[test]
