@@ -228,7 +228,11 @@ impl Game {
                 MoveStep::ChangeFormation(_) => return refuse("3", "a change of formation is its own order, and costs the whole move"),
                 _ => return refuse("2", format!("{step}: the tiny rules move a unit whole (forward, oblique, side step, wheel, about face, or a column along a path)")),
             };
-            if numbers.iter().any(|x| !x.is_finite() || x.abs() > 10_000.0) {
+            let turns = match step {
+                MoveStep::Oblique { angle, .. } | MoveStep::Wheel { angle, .. } => angle.abs(),
+                _ => 0.0,
+            };
+            if numbers.iter().any(|x| !x.is_finite() || x.abs() > 10_000.0) || turns > 360.0 {
                 return Err(Refusal::unruled(TINY, format!("{step}: not a number a table can measure")));
             }
             // A step longer than the whole allowance is refused before it is swept.

@@ -192,6 +192,8 @@ fn tiny_2_a_move_has_no_formation_change_in_it() {
     refused_by(&mut g, mv("Blue Foot", vec![]), "TINY 2");
     let verdict = g.check(&mv("Blue Foot", vec![MoveStep::Forward(f32::NAN)]));
     assert!(verdict.is_err_and(|r| r.rule.is_empty()), "a number no table measures is no rule's");
+    let verdict = g.check(&mv("Blue Foot", vec![MoveStep::Wheel { pivot: crate::table::movement::End::Left, angle: 720.0 }]));
+    assert!(verdict.is_err_and(|r| r.rule.is_empty()), "two turns about is not a wheel anyone orders");
 }
 
 // ---- TINY 3 ----
