@@ -29,6 +29,8 @@ pub enum DiceKind {
     TwoD10,
     /// `n` averaging dice, summed.
     Ad(u8),
+    /// One six-sided die read 1–6 (the tiny test rules; the other rule sets' d6).
+    D6,
 }
 
 impl DiceKind {
@@ -38,6 +40,7 @@ impl DiceKind {
             DiceKind::D10 => (0, 9),
             DiceKind::TwoD10 => (0, 99),
             DiceKind::Ad(n) => (2 * n as i32, 5 * n as i32),
+            DiceKind::D6 => (1, 6),
         }
     }
 
@@ -53,6 +56,7 @@ impl fmt::Display for DiceKind {
             DiceKind::D10 => write!(f, "D10"),
             DiceKind::TwoD10 => write!(f, "2D10"),
             DiceKind::Ad(n) => write!(f, "{n}AD"),
+            DiceKind::D6 => write!(f, "D6"),
         }
     }
 }
@@ -162,6 +166,10 @@ impl Dice {
                 let total = faces.iter().map(|&f| f as i32).sum();
                 Roll { kind, faces, total }
             }
+            DiceKind::D6 => {
+                let face = self.below(6) + 1;
+                Roll { kind, faces: vec![face], total: face as i32 }
+            }
         }
     }
 }
@@ -172,6 +180,7 @@ pub fn distribution(kind: DiceKind) -> Vec<(i32, f64)> {
     match kind {
         DiceKind::D10 => (0..10).map(|t| (t, 0.1)).collect(),
         DiceKind::TwoD10 => (0..100).map(|t| (t, 0.01)).collect(),
+        DiceKind::D6 => (1..=6).map(|t| (t, 1.0 / 6.0)).collect(),
         DiceKind::Ad(n) => {
             // Convolve n times, counting ways (exact integers), then divide by 6^n.
             let mut ways: Vec<u64> = vec![1]; // index = total
@@ -271,7 +280,7 @@ mod tests {
 
     #[test]
     fn distributions_are_exact() {
-        for kind in [DiceKind::D10, DiceKind::TwoD10, DiceKind::Ad(0), DiceKind::Ad(1), DiceKind::Ad(2), DiceKind::Ad(3)] {
+        for kind in [DiceKind::D10, DiceKind::TwoD10, DiceKind::D6, DiceKind::Ad(0), DiceKind::Ad(1), DiceKind::Ad(2), DiceKind::Ad(3)] {
             let d = distribution(kind);
             let sum: f64 = d.iter().map(|&(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-12, "{kind}: {sum}");
