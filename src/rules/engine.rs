@@ -281,26 +281,203 @@ pub fn cited(set: RuleSetId, section: &str) -> String {
     Cite { set, section: section.into() }.to_string()
 }
 
+// ---- files and the command line: which rule set reads a scenario, opening, saves, and the
+// commands every rule set answers (`otp simulate`, `replay`, `fire`, `melee`). A new rule set adds
+// its arm to each `match rules` below; nothing else outside its folder names it. ----
+
+/// Why `rules` cannot be played by this program yet; `Ok` for the rule sets it plays.
+pub fn playable(rules: RuleSetId) -> Result<(), String> {
+    match rules {
+        RuleSetId::Otp => Ok(()),
+        other => Err(format!("{other:?} ({}) cannot be played yet: this otp plays only Otp ({})", other.title(), RuleSetId::Otp.title())),
+    }
+}
+
+/// What `rules` needs of a scenario beyond the common checks of `scenario::validate`, each
+/// problem at its place in the file; empty when the rule set can play it.
+pub fn can_read(rules: RuleSetId, _scenario: &Scenario) -> Vec<crate::scenario::validate::Problem> {
+    match rules {
+        // The scenario format was made for On to Philadelphia: validate.rs's checks are its own.
+        RuleSetId::Otp => Vec::new(),
+        other => vec![(crate::scenario::locate::Locus::top("rules"), format!("rules: {}", playable(other).err().unwrap_or_default()))],
+    }
+}
+
+/// The rule set a `--rules` key names (`RuleSetId::key`: otp, revolution, acw-orders,
+/// acw-quick, purky, tiny), if this program can play it.
+pub fn parse_rules(key: &str) -> Result<RuleSetId, String> {
+    let rules = RuleSetId::from_key(key).ok_or_else(|| {
+        let keys: Vec<&str> = RuleSetId::ALL.iter().map(|r| r.key()).collect();
+        format!("--rules {key}: no such rule set; the rule sets are {}", keys.join(", "))
+    })?;
+    playable(rules).map_err(|why| format!("--rules {key}: {why}"))?;
+    Ok(rules)
+}
+
 /// A new game of `scenario` under `rules`, before its first action.
 pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn Engine>, String> {
     match rules {
         RuleSetId::Otp => Ok(Box::new(super::otp::engine::Game::new(scenario, seed, super::otp::charts::Charts::embedded().clone()))),
-        other => Err(format!("{} ({}) is not built yet: only {} plays today", other.title(), other.key(), RuleSetId::Otp.title())),
+        other => Err(playable(other).err().unwrap_or_default()),
+    }
+}
+
+/// The save format this program writes. Format 1 (On to Philadelphia's first saves) has no
+/// header; format 2 begins `format: 2, rules: Otp`.
+pub const SAVE_FORMAT: u32 = 2;
+/// The format of a save that names none.
+pub const FIRST_SAVE_FORMAT: u32 = 1;
+/// The largest save file read.
+pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What every save says first: its format and its rule set (a save that says neither is
+/// format 1, On to Philadelphia).
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SaveHeader {
+    #[serde(default = "first_save_format")]
+    pub format: u32,
+    #[serde(default)]
+    pub rules: RuleSetId,
+}
+
+fn first_save_format() -> u32 {
+    FIRST_SAVE_FORMAT
+}
+
+/// `file:line:col: message` at a top-level field of save text.
+fn at_field(text: &str, file: &str, field: &'static str, message: String) -> String {
+    let text = crate::scenario::without_bom(text);
+    crate::scenario::locate_problems(text, crate::scenario::locate::Spans::of(text).as_ref(), file, vec![(crate::scenario::locate::Locus::top(field), message)]).to_string()
+}
+
+impl SaveHeader {
+    /// The header of save text; a format newer than [`SAVE_FORMAT`] is an error at its line.
+    /// Text that cannot be read as RON reads as format 1: the rule set's own reader then says
+    /// where it breaks, as it always did.
+    pub fn read(text: &str, file: &str) -> Result<SaveHeader, String> {
+        let header = ron::Options::default().from_str(crate::scenario::without_bom(text)).unwrap_or(SaveHeader { format: FIRST_SAVE_FORMAT, rules: RuleSetId::Otp });
+        if !(FIRST_SAVE_FORMAT..=SAVE_FORMAT).contains(&header.format) {
+            return Err(at_field(text, file, "format", format!("save format {} is not one this otp reads (1 to {SAVE_FORMAT}): a newer otp wrote it", header.format)));
+        }
+        Ok(header)
+    }
+
+    /// The error for a save of a rule set this program cannot replay, at its `rules:` line.
+    pub fn unplayable(&self, text: &str, file: &str) -> String {
+        at_field(text, file, "rules", format!("rules: {}", playable(self.rules).err().unwrap_or_else(|| format!("this is a game of {:?} ({}), which this reader does not replay", self.rules, self.rules.title()))))
     }
 }
 
 /// A saved game read from `text` (`file` names it in messages), replayed under the rule set it
 /// names; every problem as `file:line:col: message`.
 pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
-    let save = super::otp::engine::Save::parse(text, file)?;
-    let game = super::otp::engine::Game::from_save_text(&save, text, file, super::otp::charts::Charts::embedded().clone())?;
-    Ok(Box::new(game))
+    let header = SaveHeader::read(text, file)?;
+    match header.rules {
+        RuleSetId::Otp => {
+            let save = super::otp::engine::Save::parse(text, file)?;
+            let game = super::otp::engine::Game::from_save_text(&save, text, file, super::otp::charts::Charts::embedded().clone())?;
+            Ok(Box::new(game))
+        }
+        _ => Err(header.unplayable(text, file)),
+    }
 }
 
 /// The scenario of a saved game's text, and what was edited in it since the game was played
 /// (empty when nothing was), without replaying it.
 pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), String> {
-    let save = super::otp::engine::Save::parse(text, file)?;
-    let changed = save.scenario_changes();
-    Ok((save.scenario, changed))
+    let header = SaveHeader::read(text, file)?;
+    match header.rules {
+        RuleSetId::Otp => {
+            let save = super::otp::engine::Save::parse(text, file)?;
+            let changed = save.scenario_changes();
+            Ok((save.scenario, changed))
+        }
+        _ => Err(header.unplayable(text, file)),
+    }
+}
+
+/// The message for a save whose scenario was edited after the game.
+pub fn changed_message(file: &str, changes: &[String]) -> String {
+    format!("{file}: the scenario in this save is not the one the game was played on ({}); a replay would not be that game", changes.join(", "))
+}
+
+/// A replayed save, for `otp replay`: the reports in plain words, and what was edited in its
+/// scenario since the game was played (replayed anyway only when forced).
+pub struct Replay {
+    pub text: String,
+    pub changed: Vec<String>,
+}
+
+/// Replay a save's text under the rule set it names (`rules`, from `--rules`, must be that
+/// one). A save whose scenario was edited since the game is refused with what changed, unless
+/// `force`.
+pub fn replay(text: &str, file: &str, force: bool, rules: Option<RuleSetId>) -> Result<Replay, String> {
+    let header = SaveHeader::read(text, file)?;
+    if let Some(asked) = rules.filter(|r| *r != header.rules) {
+        return Err(at_field(text, file, "rules", format!("this game was played under {:?} ({}), not {asked:?}: a save replays under the rule set it names", header.rules, header.rules.title())));
+    }
+    let (_, changed) = save_scenario(text, file)?;
+    if !changed.is_empty() && !force {
+        return Err(format!("{}; --force replays it anyway", changed_message(file, &changed)));
+    }
+    let game = load_save(text, file)?;
+    let mut out = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.action_count());
+    for r in game.reports() {
+        out.push_str(&r.to_string());
+    }
+    Ok(Replay { text: out, changed })
+}
+
+/// [`replay`] of a save file.
+pub fn replay_file(path: &std::path::Path, force: bool, rules: Option<RuleSetId>) -> Result<Replay, String> {
+    let text = crate::scenario::read_text(path, MAX_SAVE_BYTES).map_err(|e| e.to_string())?;
+    replay(&text, &path.display().to_string(), force, rules)
+}
+
+/// What a command prints: its standard output and error, byte for byte, and whether it exits
+/// successfully (a preview the engine refused exits non-zero).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Printed {
+    pub stdout: String,
+    pub stderr: String,
+    pub success: bool,
+}
+
+impl Printed {
+    /// An error on stderr, exit non-zero.
+    pub fn error(message: impl std::fmt::Display) -> Printed {
+        Printed { stdout: String::new(), stderr: format!("{message}\n"), success: false }
+    }
+}
+
+/// A preview from the command line at the scenario's set-up: `otp fire` (artillery firing
+/// ball with `ball`) or `otp melee` (a special move to contact with `special`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviewCommand {
+    Fire { ball: bool },
+    Melee { special: bool },
+}
+
+/// `otp fire` / `otp melee` under `rules`: `unit` shooting at or charging `target` at set-up,
+/// as the rule set prints it (text, or JSON with `json`).
+pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Scenario, unit: &str, target: &str, json: bool) -> Printed {
+    match rules {
+        RuleSetId::Otp => match command {
+            PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
+            PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
+        },
+        other => Printed::error(playable(other).err().unwrap_or_default()),
+    }
+}
+
+/// `otp simulate --balance` under `rules`: the balance table of `games` automatic games in
+/// Markdown, and how many actions the engine refused the automatic players.
+pub fn balance_table(rules: RuleSetId, scenario: &Scenario, seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize)) -> Result<(String, usize), String> {
+    match rules {
+        RuleSetId::Otp => {
+            let table = super::otp::balance::balance(scenario, seed, games, turns, progress);
+            Ok((table.markdown(), table.refusals))
+        }
+        other => Err(playable(other).err().unwrap_or_default()),
+    }
 }

@@ -10,3 +10,4 @@ pub mod dice;
 pub mod engine;
 pub mod otp;
 pub mod report;
+pub mod simulate;
