@@ -403,6 +403,7 @@ pub fn changed_message(file: &str, changes: &[String]) -> String {
 
 /// A replayed save, for `otp replay`: the reports in plain words, and what was edited in its
 /// scenario since the game was played (replayed anyway only when forced).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
     pub text: String,
     pub changed: Vec<String>,
