@@ -16,6 +16,15 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// `--rules ID`, on every command that plays a scenario.
+#[derive(clap::Args)]
+struct RulesArg {
+    /// Play under this rule set instead of the one the scenario names (otp, revolution,
+    /// acw-orders, acw-quick, purky, tiny).
+    #[arg(long = "rules", value_name = "ID")]
+    rules: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play a scenario or a saved game in the window (the embedded teaching battle if none is named).
@@ -27,10 +36,8 @@ enum Command {
         /// Go on with a save whose scenario was edited after the game was played.
         #[arg(long)]
         force: bool,
-        /// Play under this rule set instead of the one the scenario names (otp, revolution,
-        /// acw-orders, acw-quick, purky, tiny).
-        #[arg(long = "rules", value_name = "ID")]
-        rules: Option<String>,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// Validate scenario files: every problem as file:line:col: message.
     Check {
@@ -57,10 +64,8 @@ enum Command {
         /// Artillery firing ball, which may fire over lower units (OTP 8.9).
         #[arg(long)]
         ball: bool,
-        /// Play under this rule set instead of the one the scenario names (otp, revolution,
-        /// acw-orders, acw-quick, purky, tiny).
-        #[arg(long = "rules", value_name = "ID")]
-        rules: Option<String>,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// A charge at set-up: attack zone, the closing roll, both sides' melee values with every factor and rule, and the exact outcomes.
     Melee {
@@ -73,10 +78,8 @@ enum Command {
         /// A special move to contact: the full move plus the averaging dice (OTP 6.8).
         #[arg(long)]
         special: bool,
-        /// Play under this rule set instead of the one the scenario names (otp, revolution,
-        /// acw-orders, acw-quick, purky, tiny).
-        #[arg(long = "rules", value_name = "ID")]
-        rules: Option<String>,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
     Replay {
@@ -106,23 +109,21 @@ enum Command {
         /// losses, how often the historical winner won, the mean turn decided.
         #[arg(long, conflicts_with = "log")]
         balance: bool,
-        /// Play under this rule set instead of the one the scenario names (otp, revolution,
-        /// acw-orders, acw-quick, purky, tiny).
-        #[arg(long = "rules", value_name = "ID")]
-        rules: Option<String>,
+        #[command(flatten)]
+        rules: RulesArg,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, rules: None }) {
-        Command::Play { file, screenshot, force, rules } => play(file, screenshot, force, rules.as_deref()),
+    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, rules: RulesArg { rules: None } }) {
+        Command::Play { file, screenshot, force, rules } => play(file, screenshot, force, rules.rules.as_deref()),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
-        Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.as_deref()),
-        Command::Melee { scenario, attacker, defender, json, special, rules } => preview(&scenario, PreviewCommand::Melee { special }, &attacker, &defender, json, rules.as_deref()),
-        Command::Simulate { scenario, seed, turns, games, balance: true, rules, .. } => balance(&scenario, seed, turns, games, rules.as_deref()),
-        Command::Simulate { scenario, seed, turns, games, log, rules, .. } => simulate(&scenario, seed, turns, games, log.as_deref(), rules.as_deref()),
+        Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.rules.as_deref()),
+        Command::Melee { scenario, attacker, defender, json, special, rules } => preview(&scenario, PreviewCommand::Melee { special }, &attacker, &defender, json, rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, balance: true, rules, .. } => balance(&scenario, seed, turns, games, rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, log, rules, .. } => simulate(&scenario, seed, turns, games, log.as_deref(), rules.rules.as_deref()),
         Command::Replay { save, force, rules } => replay(&save, force, rules.as_deref()),
     }
 }
