@@ -514,7 +514,9 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
     let text = game.save_text();
     let newer = text.replacen("format: 2,", "format: 3,", 1);
     let purky = text.replacen("rules: Otp,", "rules: Purky,", 1);
+    let zero = text.replacen("format: 2,", "format: 0,", 1);
     for (what, bad, want) in [
+        ("zero", &zero, "game.ron:2:5: save format 0 is not one this otp reads (1 to 2): no otp writes it"),
         ("newer", &newer, "game.ron:2:5: save format 3 is not one this otp reads (1 to 2): a newer otp wrote it"),
         ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays only Otp (On to Philadelphia)"),
     ] {
@@ -581,4 +583,18 @@ fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     assert!(replayed.text.starts_with(&format!("{} (seed 9): 1 actions\n", s.name)), "{}", replayed.text);
     let wrong = engine::replay(&text, "g.ron", false, Some(RuleSetId::Purky)).unwrap_err();
     assert_eq!(wrong, "g.ron:3:5: this game was played under Otp (On to Philadelphia), not Purky: a save replays under the rule set it names");
+}
+
+#[test]
+fn the_digest_names_a_nation_or_a_rule_set_written_after_the_game() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::otp::engine::save::ScenarioDigest;
+    use otp::scenario::model::Nation;
+    let s = scenario::load(&fixture("good/small.ron")).unwrap();
+    let before = ScenarioDigest::of(&s);
+    assert!(!before.parts.keys().any(|k| k.contains("nation") || k == "rules"), "parts of the new fields only when written: {:?}", before.parts.keys());
+    let mut edited = s.clone();
+    edited.sides[1].nation = Some(Nation::Continental);
+    edited.rules = RuleSetId::Purky;
+    assert_eq!(before.changes(&edited), vec!["rules added".to_string(), "side \"Rebels\" nation added".to_string()]);
 }

@@ -357,7 +357,8 @@ impl SaveHeader {
     pub fn read(text: &str, file: &str) -> Result<SaveHeader, String> {
         let header = ron::Options::default().from_str(crate::scenario::without_bom(text)).unwrap_or(SaveHeader { format: FIRST_SAVE_FORMAT, rules: RuleSetId::Otp });
         if !(FIRST_SAVE_FORMAT..=SAVE_FORMAT).contains(&header.format) {
-            return Err(at_field(text, file, "format", format!("save format {} is not one this otp reads (1 to {SAVE_FORMAT}): a newer otp wrote it", header.format)));
+            let why = if header.format > SAVE_FORMAT { "a newer otp wrote it" } else { "no otp writes it" };
+            return Err(at_field(text, file, "format", format!("save format {} is not one this otp reads (1 to {SAVE_FORMAT}): {why}", header.format)));
         }
         Ok(header)
     }
