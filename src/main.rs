@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use otp::rules::cite::RuleSetId;
+use otp::rules::engine::{self, PreviewCommand};
 use otp::scenario::{self, Scenario};
 
 #[derive(Parser)]
@@ -12,6 +14,15 @@ use otp::scenario::{self, Scenario};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--rules ID`, on every command that plays a scenario.
+#[derive(clap::Args)]
+struct RulesArg {
+    /// Play under this rule set instead of the one the scenario names (otp, revolution,
+    /// acw-orders, acw-quick, purky, tiny).
+    #[arg(long = "rules", value_name = "ID")]
+    rules: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -25,6 +36,8 @@ enum Command {
         /// Go on with a save whose scenario was edited after the game was played.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// Validate scenario files: every problem as file:line:col: message.
     Check {
@@ -51,6 +64,8 @@ enum Command {
         /// Artillery firing ball, which may fire over lower units (OTP 8.9).
         #[arg(long)]
         ball: bool,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// A charge at set-up: attack zone, the closing roll, both sides' melee values with every factor and rule, and the exact outcomes.
     Melee {
@@ -63,6 +78,8 @@ enum Command {
         /// A special move to contact: the full move plus the averaging dice (OTP 6.8).
         #[arg(long)]
         special: bool,
+        #[command(flatten)]
+        rules: RulesArg,
     },
     /// Print the reports of a saved game: every die, modifier and chart cell, replayed.
     Replay {
@@ -70,6 +87,9 @@ enum Command {
         /// Replay a save whose scenario was edited after the game (the reports will differ).
         #[arg(long)]
         force: bool,
+        /// The rule set the save must name (a save replays under its own).
+        #[arg(long = "rules", value_name = "ID")]
+        rules: Option<String>,
     },
     /// Automatic players on both sides: a summary per game and, for several games, the spread.
     Simulate {
@@ -89,29 +109,42 @@ enum Command {
         /// losses, how often the historical winner won, the mean turn decided.
         #[arg(long, conflicts_with = "log")]
         balance: bool,
+        #[command(flatten)]
+        rules: RulesArg,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false }) {
-        Command::Play { file, screenshot, force } => play(file, screenshot, force),
+    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, rules: RulesArg { rules: None } }) {
+        Command::Play { file, screenshot, force, rules } => play(file, screenshot, force, rules.rules.as_deref()),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
-        Command::Fire { scenario, firer, target, json, ball } => fire(&scenario, &firer, &target, json, ball),
-        Command::Melee { scenario, attacker, defender, json, special } => melee(&scenario, &attacker, &defender, json, special),
-        Command::Simulate { scenario, seed, turns, games, balance: true, .. } => balance(&scenario, seed, turns, games),
-        Command::Simulate { scenario, seed, turns, games, log, .. } => simulate(&scenario, seed, turns, games, log.as_deref()),
-        Command::Replay { save, force } => replay(&save, force),
+        Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.rules.as_deref()),
+        Command::Melee { scenario, attacker, defender, json, special, rules } => preview(&scenario, PreviewCommand::Melee { special }, &attacker, &defender, json, rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, balance: true, rules, .. } => balance(&scenario, seed, turns, games, rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, log, rules, .. } => simulate(&scenario, seed, turns, games, log.as_deref(), rules.rules.as_deref()),
+        Command::Replay { save, force, rules } => replay(&save, force, rules.as_deref()),
     }
 }
 
-fn replay(save: &Path, force: bool) -> ExitCode {
-    use otp::rules::otp::engine::save;
-    match save::replay_report(save, force) {
+/// The rule set `--rules` names, if any; an unknown or unplayable one is an error on stderr.
+fn rules_asked(key: Option<&str>) -> Result<Option<RuleSetId>, ExitCode> {
+    key.map(engine::parse_rules).transpose().map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::FAILURE
+    })
+}
+
+fn replay(save: &Path, force: bool, rules: Option<&str>) -> ExitCode {
+    let rules = match rules_asked(rules) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    match engine::replay_file(save, force, rules) {
         Ok(replay) => {
             if !replay.changed.is_empty() {
-                eprintln!("warning: {}", save::changed_message(&save.display().to_string(), &replay.changed));
+                eprintln!("warning: {}", engine::changed_message(&save.display().to_string(), &replay.changed));
             }
             print!("{}", replay.text);
             ExitCode::SUCCESS
@@ -147,7 +180,12 @@ fn refuse_overwriting_input(output: &Path, inputs: &[&Path]) -> Result<(), ExitC
 }
 
 fn load(file: &Path) -> Result<Scenario, ExitCode> {
-    scenario::load(file).map_err(|e| {
+    load_under(file, None)
+}
+
+/// A scenario file, under the rule set `--rules` names when given (then validated for it).
+fn load_under(file: &Path, rules: Option<&str>) -> Result<Scenario, ExitCode> {
+    scenario::load_under(file, rules_asked(rules)?).map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
     })
@@ -194,31 +232,25 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
     }
 }
 
-fn fire(file: &Path, firer: &str, target: &str, json: bool, ball: bool) -> ExitCode {
-    match load(file) {
-        Ok(s) => emit(otp::rules::otp::cli::fire_command(&s, firer, target, json, ball)),
-        Err(code) => code,
-    }
-}
-
-fn melee(file: &Path, attacker: &str, defender: &str, json: bool, special: bool) -> ExitCode {
-    match load(file) {
-        Ok(s) => emit(otp::rules::otp::cli::melee_command(&s, attacker, defender, json, special)),
+/// `otp fire` and `otp melee`: the preview the scenario's rule set prints.
+fn preview(file: &Path, command: PreviewCommand, unit: &str, target: &str, json: bool, rules: Option<&str>) -> ExitCode {
+    match load_under(file, rules) {
+        Ok(s) => emit(engine::preview_command(s.rules, command, &s, unit, target, json)),
         Err(code) => code,
     }
 }
 
 /// Print what a command printed; its exit code.
-fn emit(p: otp::rules::otp::cli::Printed) -> ExitCode {
+fn emit(p: engine::Printed) -> ExitCode {
     print!("{}", p.stdout);
     eprint!("{}", p.stderr);
     if p.success { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>) -> ExitCode {
-    use otp::rules::otp::bot;
+fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>, rules: Option<&str>) -> ExitCode {
+    use otp::rules::simulate as bot;
     use std::io::Write;
-    let s = match load_for_games(file, games, turns) {
+    let s = match load_for_games(file, games, turns, rules) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -236,7 +268,13 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         Err(e) => return log_failed(&e),
     };
     if games == 1 {
-        let o = bot::simulate(&s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write));
+        let o = match bot::simulate(s.rules, &s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write)) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
         println!("{}", o.line());
         let flushed = sink.as_mut().map_or(Ok(()), |w| w.flush());
         if let Some(e) = &o.log_error {
@@ -248,7 +286,7 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         return if o.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
     let mut write_error: Option<std::io::Error> = None;
-    let spread = bot::simulate_many(&s, seed, games, turns, |done, o| {
+    let spread = bot::simulate_many(s.rules, &s, seed, games, turns, |done, o| {
         println!("{}", o.line());
         if let Some(w) = sink.as_mut()
             && write_error.is_none()
@@ -260,6 +298,13 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         eprint!("\r[{}{}] {done}/{games}", "#".repeat(filled), " ".repeat(30 - filled));
     });
     eprintln!();
+    let spread = match spread {
+        Ok(spread) => spread,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     println!("\n{} games from seed {}:", spread.games, spread.first_seed);
     for side in &spread.sides {
         println!(
@@ -280,29 +325,41 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
 }
 
 /// The scenario for `simulate`, with at least one game of at least one turn asked for.
-fn load_for_games(file: &Path, games: usize, turns: Option<u32>) -> Result<Scenario, ExitCode> {
+fn load_for_games(file: &Path, games: usize, turns: Option<u32>, rules: Option<&str>) -> Result<Scenario, ExitCode> {
     if games == 0 || turns == Some(0) {
         eprintln!("--games and --turns must be at least 1");
         return Err(ExitCode::FAILURE);
     }
-    load(file)
+    load_under(file, rules)
 }
 
 /// `otp simulate --balance`: the balance table of `games` automatic games, in Markdown.
-fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize) -> ExitCode {
-    let s = match load_for_games(file, games, turns) {
+fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize, rules: Option<&str>) -> ExitCode {
+    let s = match load_for_games(file, games, turns, rules) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let table = otp::rules::otp::balance::balance(&s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
+    let table = engine::balance_table(s.rules, &s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
     eprintln!();
-    print!("{}", table.markdown());
-    if table.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    match table {
+        Ok((markdown, refusals)) => {
+            print!("{markdown}");
+            if refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 #[cfg(feature = "window")]
-fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool) -> ExitCode {
+fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, rules: Option<&str>) -> ExitCode {
     use otp::ui::session::Opening;
+    let rules = match rules_asked(rules) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
     let opening = match &file {
         None => Opening::Scenario { scenario: Box::new(scenario::default_scenario()), source: scenario::DEFAULT_SCENARIO_NAME.to_string() },
         Some(f) => match Opening::read(f) {
@@ -313,10 +370,26 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool) -> Exit
             }
         },
     };
+    let opening = match (opening, rules) {
+        (o, None) => o,
+        // The scenario, read again under the rule set asked for, so it is validated for it.
+        (Opening::Scenario { scenario: _, source }, Some(r)) => match file.as_deref().map_or_else(|| scenario::parse_under(scenario::DEFAULT_SCENARIO, &source, Some(r)), |f| scenario::load_under(f, Some(r))) {
+            Ok(s) => Opening::Scenario { scenario: Box::new(s), source },
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        (Opening::Saved { save, source }, Some(r)) if save.rules != r => {
+            eprintln!("{source}: this game was played under {:?} ({}), not {r:?}: a save is played under the rule set it names", save.rules, save.rules.title());
+            return ExitCode::FAILURE;
+        }
+        (o, Some(_)) => o,
+    };
     if let Opening::Saved { save, source } = &opening {
         let changed = save.scenario_changes();
         if !changed.is_empty() {
-            let message = otp::rules::otp::engine::save::changed_message(source, &changed);
+            let message = engine::changed_message(source, &changed);
             if !force {
                 eprintln!("{message}; --force plays it anyway");
                 return ExitCode::FAILURE;
@@ -329,7 +402,10 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool) -> Exit
 }
 
 #[cfg(not(feature = "window"))]
-fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>, _force: bool) -> ExitCode {
+fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>, _force: bool, rules: Option<&str>) -> ExitCode {
+    if let Err(code) = rules_asked(rules) {
+        return code;
+    }
     eprintln!("this otp was built without the window (cargo feature \"window\")");
     ExitCode::FAILURE
 }

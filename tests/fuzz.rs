@@ -274,7 +274,7 @@ fn the_engine_refuses_absurd_numbers_from_any_caller_and_changes_nothing() {
         let r = watchdog(format!("{a:?}"), {
             let (s, seed, actions) = (save.scenario.clone(), save.seed, game.actions().to_vec());
             move || {
-                let mut g = Game::from_save(&Save { scenario: s, digest: None, seed, actions }, Charts::embedded().clone()).unwrap();
+                let mut g = Game::from_save(&Save { format: otp::rules::engine::SAVE_FORMAT, rules: Default::default(), scenario: s, digest: None, seed, actions }, Charts::embedded().clone()).unwrap();
                 g.apply(a).map(|_| ()).map_err(|r| r.to_string())
             }
         });

@@ -186,6 +186,15 @@ const BAD: &[(&str, &str)] = &[
     ("woods_outline_too_short", "6:48: outline needs at least 3 points, has 2"),
     ("woods_self_crossing", "6:48: outline crosses itself; list the corners in order around the edge"),
     ("zero_figures", "35:29: a unit needs at least one figure"),
+    // Rule sets (issue #14): the file's `rules:` must name one this otp plays, and the fields the
+    // other rule sets read are checked where they are written.
+    ("rules_not_playable", "4:5: rules: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+    ("unknown_rules", "4:12: Unexpected variant named `Chess` in enum `RuleSetId`"),
+    ("unknown_nation", "12:26: Unexpected variant named `Prussian` in enum `Nation`"),
+    ("both_sides_move_first", "28:13: only one side can move first: remove moves_first from one of them"),
+    ("zero_men", "33:89: men must be 1 to 20000, not 0"),
+    ("purky_class_wrong_arm", "19:29: purky class Cavalry is not a class of infantry"),
+    ("acw_gun_on_foot", "36:29: acw gun is for artillery; foot and horse carry a weapon"),
 ];
 
 #[test]
@@ -446,4 +455,148 @@ fn the_scenario_digest_is_fnv1a_of_the_canonical_text() {
     assert_eq!(digest.whole, format!("{fnv1a:016x}"));
     assert!(digest.parts.contains_key("unit \"10th Foot\"") && digest.parts.contains_key("terrain \"Copse\""), "{:?}", digest.parts.keys());
     assert!(digest.changes(&s).is_empty());
+}
+
+// ---- rule sets, save formats and --rules (issue #14) ----
+
+fn golden_saves() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/saves");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.to_string_lossy().ends_with(".save.ron")).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_format_1_save_loads_as_on_to_philadelphia_and_replays_as_before() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::engine::{self, SaveHeader};
+    use otp::rules::otp::engine::Save;
+    let saves = golden_saves();
+    assert!(!saves.is_empty());
+    for path in saves {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = path.display().to_string();
+        assert!(!text.lines().any(|l| l.starts_with("    format:") || l.starts_with("    rules:")), "{file}: the golden saves are format 1");
+        assert_eq!(SaveHeader::read(&text, &file), Ok(SaveHeader { format: 1, rules: RuleSetId::Otp }));
+        let save = Save::parse(&text, &file).unwrap();
+        assert_eq!((save.format, save.rules), (1, RuleSetId::Otp));
+        let game = engine::load_save(&text, &file).unwrap();
+        assert_eq!(game.rules(), RuleSetId::Otp);
+        assert_eq!(game.action_count(), save.actions.len(), "{file}: every action replayed");
+        // Saved again, it is format 2 and replays to the same game.
+        let again = game.save_text();
+        assert!(again.starts_with("(\n    format: 2,\n    rules: Otp,\n"), "{}", &again[..60]);
+        assert_eq!(engine::load_save(&again, "again").unwrap().snapshot(), game.snapshot(), "{file}");
+    }
+}
+
+#[test]
+fn a_format_2_save_round_trips() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::engine;
+    use otp::rules::otp::engine::Save;
+    let mut game = engine::open(RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
+    for _ in 0..3 {
+        game.apply(otp::rules::action::Action::Next).unwrap();
+    }
+    let text = game.save_text();
+    let save = Save::parse(&text, "game.ron").unwrap();
+    assert_eq!((save.format, save.rules, save.seed, save.actions.len()), (2, RuleSetId::Otp, 5, 3));
+    assert_eq!(save.to_ron(), text, "read and written again, byte for byte");
+    let loaded = engine::load_save(&text, "game.ron").unwrap();
+    assert_eq!((loaded.snapshot(), loaded.reports()), (game.snapshot(), game.reports()));
+}
+
+#[test]
+fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
+    use otp::rules::engine;
+    let game = engine::open(otp::rules::cite::RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
+    let text = game.save_text();
+    let newer = text.replacen("format: 2,", "format: 3,", 1);
+    let purky = text.replacen("rules: Otp,", "rules: Purky,", 1);
+    let zero = text.replacen("format: 2,", "format: 0,", 1);
+    for (what, bad, want) in [
+        ("zero", &zero, "game.ron:2:5: save format 0 is not one this otp reads (1 to 2): no otp writes it"),
+        ("newer", &newer, "game.ron:2:5: save format 3 is not one this otp reads (1 to 2): a newer otp wrote it"),
+        ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+    ] {
+        assert_eq!(engine::load_save(bad, "game.ron").err().as_deref(), Some(want), "{what}");
+        assert_eq!(engine::save_scenario(bad, "game.ron").err().as_deref(), Some(want), "{what}");
+        assert_eq!(otp::rules::otp::engine::Save::parse(bad, "game.ron").err().as_deref(), Some(want), "{what}: OTP's own reader says the same");
+        assert_eq!(engine::replay(bad, "game.ron", false, None).err().as_deref(), Some(want), "{what}");
+    }
+    // The command line says it too, and exits 1.
+    let dir = TempDir::new("purky-save");
+    let path = dir.0.join("game.ron");
+    std::fs::write(&path, &purky).unwrap();
+    let run = otp(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).starts_with(&format!("{}:3:5: rules: Purky", path.display())));
+}
+
+#[test]
+fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::engine::parse_rules;
+    assert_eq!(parse_rules("otp"), Ok(RuleSetId::Otp));
+    assert_eq!(parse_rules("OTP"), Ok(RuleSetId::Otp));
+    assert_eq!(parse_rules("chess"), Err("--rules chess: no such rule set; the rule sets are otp, revolution, acw-orders, acw-quick, purky, tiny".to_string()));
+    assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)".to_string()));
+    for r in RuleSetId::ALL {
+        let built = otp::rules::engine::PLAYABLE.contains(&r);
+        assert_eq!(parse_rules(r.key()).is_ok(), built, "{r:?}");
+    }
+    assert_eq!(parse_rules("tiny"), Ok(RuleSetId::Tiny));
+    // A scenario read under a rule set that cannot play it is refused at its `rules:` place.
+    let src = std::fs::read_to_string(fixture("good/small.ron")).unwrap();
+    let err = scenario::parse_under(&src, "small.ron", Some(RuleSetId::Purky)).unwrap_err();
+    assert_eq!(err.problems[0].message, "rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)");
+    let otp_file = scenario::parse_under(&src.replacen("name: \"Small action\",", "name: \"Small action\", rules: Otp,", 1), "small.ron", None).unwrap();
+    assert_eq!(otp_file.rules, RuleSetId::Otp);
+    // The binary: an unknown id exits 1 with the message, before anything is read.
+    let run = otp(&["simulate".as_ref(), fixture("good/small.ron").as_os_str(), "--rules".as_ref(), "chess".as_ref()]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).starts_with("--rules chess: no such rule set"));
+    let run = otp(&["simulate".as_ref(), fixture("good/small.ron").as_os_str(), "--turns".as_ref(), "1".as_ref(), "--rules".as_ref(), "otp".as_ref()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+#[test]
+fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::engine::{self, PreviewCommand};
+    let s = scenario::default_scenario();
+    // OTP through the dispatch prints what OTP's own command prints (tests/golden pins those).
+    let fire = PreviewCommand::Fire { ball: true };
+    assert_eq!(engine::preview_command(RuleSetId::Otp, fire, &s, "Royal Artillery", "Delaware Light Infantry", false), otp::rules::otp::cli::fire_command(&s, "Royal Artillery", "Delaware Light Infantry", false, true));
+    let refused = engine::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("Purky (Purky's AWI rules) cannot be played yet"), "{refused:?}");
+    // simulate: the engine's automatic player, the same game as OTP's bot.
+    let generic = otp::rules::simulate::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
+    assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));
+    assert_eq!(generic.refusals, 0);
+    assert!(otp::rules::simulate::simulate(RuleSetId::Revolution, &s, 2, Some(1), None).is_err());
+    assert!(engine::balance_table(RuleSetId::AcwOrders, &s, 1, 1, Some(1), |_| {}).is_err());
+    // replay: a save replays under the rule set it names, and no other.
+    let mut game = engine::open(RuleSetId::Otp, s.clone(), 9).unwrap();
+    game.apply(otp::rules::action::Action::Next).unwrap();
+    let text = game.save_text();
+    let replayed = engine::replay(&text, "g.ron", false, Some(RuleSetId::Otp)).unwrap();
+    assert!(replayed.text.starts_with(&format!("{} (seed 9): 1 actions\n", s.name)), "{}", replayed.text);
+    let wrong = engine::replay(&text, "g.ron", false, Some(RuleSetId::Purky)).unwrap_err();
+    assert_eq!(wrong, "g.ron:3:5: this game was played under Otp (On to Philadelphia), not Purky: a save replays under the rule set it names");
+}
+
+#[test]
+fn the_digest_names_a_nation_or_a_rule_set_written_after_the_game() {
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::otp::engine::save::ScenarioDigest;
+    use otp::scenario::model::Nation;
+    let s = scenario::load(&fixture("good/small.ron")).unwrap();
+    let before = ScenarioDigest::of(&s);
+    assert!(!before.parts.keys().any(|k| k.contains("nation") || k == "rules"), "parts of the new fields only when written: {:?}", before.parts.keys());
+    let mut edited = s.clone();
+    edited.sides[1].nation = Some(Nation::Continental);
+    edited.rules = RuleSetId::Purky;
+    assert_eq!(before.changes(&edited), vec!["rules added".to_string(), "side \"Rebels\" nation added".to_string()]);
 }

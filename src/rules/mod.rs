@@ -10,4 +10,5 @@ pub mod dice;
 pub mod engine;
 pub mod otp;
 pub mod report;
+pub mod simulate;
 pub mod tiny;

@@ -202,6 +202,10 @@ mod tests {
             gap: None,
             attached_to: None,
             morale_marker: false,
+            men: None,
+            purky: None,
+            revolution: None,
+            acw: None,
         }
     }
 

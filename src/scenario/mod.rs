@@ -10,7 +10,7 @@ pub mod validate;
 use std::fmt;
 use std::path::Path;
 
-pub use model::Scenario;
+pub use model::{RuleSetId, Scenario};
 
 /// The teaching battle the app opens with, embedded so the binary runs from any folder.
 pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/teaching.ron");
@@ -108,8 +108,17 @@ pub fn locate_problems(src: &str, spans: Option<&locate::Spans>, file: &str, pro
 /// Parse and validate scenario text; `file` names it in messages. A leading byte order mark and
 /// CRLF line ends are accepted.
 pub fn parse(src: &str, file: &str) -> Result<Scenario, ScenarioError> {
+    parse_under(src, file, None)
+}
+
+/// [`parse`], played under `rules` (`--rules`) when given, whatever the file's `rules:` says:
+/// the scenario is validated for that rule set and carries it.
+pub fn parse_under(src: &str, file: &str, rules: Option<RuleSetId>) -> Result<Scenario, ScenarioError> {
     let src = without_bom(src);
-    let scenario: Scenario = from_ron(src, file)?;
+    let mut scenario: Scenario = from_ron(src, file)?;
+    if let Some(rules) = rules {
+        scenario.rules = rules;
+    }
     let problems = validate::validate(&scenario);
     if problems.is_empty() {
         return Ok(scenario);
@@ -139,7 +148,12 @@ pub fn read_text(path: &Path, max_bytes: u64) -> Result<String, ScenarioError> {
 
 /// Read, parse and validate a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    parse(&read_text(path, MAX_FILE_BYTES)?, &path.display().to_string())
+    load_under(path, None)
+}
+
+/// [`load`] under `rules` when given (see [`parse_under`]).
+pub fn load_under(path: &Path, rules: Option<RuleSetId>) -> Result<Scenario, ScenarioError> {
+    parse_under(&read_text(path, MAX_FILE_BYTES)?, &path.display().to_string(), rules)
 }
 
 /// The embedded teaching scenario.

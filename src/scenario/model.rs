@@ -369,7 +369,51 @@ pub struct Side {
     /// The overall commander, who may use morale passes on any unit (10.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commander: Option<Commander>,
+    /// The nation the side fights for, which other rule sets read (Purky's classes, the quick ACW
+    /// rules' leaders and morale); by default its commander's kind ([`Side::nation_or_default`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nation: Option<Nation>,
+    /// This side takes the first player-turn where the rules let the scenario choose (SG9: the
+    /// British move first in the AWI; QK1: the Confederates in the ACW).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moves_first: bool,
     pub brigades: Vec<Brigade>,
+}
+
+impl Side {
+    /// The side's nation: as written, else its overall commander's kind, else its first
+    /// brigade commander's ([`CommanderKind::nation`]).
+    pub fn nation_or_default(&self) -> Option<Nation> {
+        self.nation.or_else(|| self.commander.as_ref().or(self.brigades.first().map(|b| &b.commander)).map(|c| c.kind.nation()))
+    }
+}
+
+/// The nation a side fights for (the AWI's and the ACW's).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nation {
+    British,
+    Hessian,
+    French,
+    Continental,
+    Loyalist,
+    Militia,
+    Indian,
+    Union,
+    Confederate,
+}
+
+impl CommanderKind {
+    /// The nation of a commander of this kind (OTP's "German" column is the Hessians').
+    pub fn nation(self) -> Nation {
+        match self {
+            CommanderKind::British => Nation::British,
+            CommanderKind::German => Nation::Hessian,
+            CommanderKind::Continental => Nation::Continental,
+            CommanderKind::French => Nation::French,
+            CommanderKind::Loyalist => Nation::Loyalist,
+            CommanderKind::Militia => Nation::Militia,
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -525,4 +569,340 @@ pub struct Unit {
     /// Starts the game with a Morale Marker.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub morale_marker: bool,
+    /// Men in the unit, for rule sets that count men (Purky's figures, the ACW rules' stands);
+    /// by default OTP's scale, [`MEN_PER_FIGURE`] a figure ([`Unit::men_or_default`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub men: Option<u32>,
+    /// The unit under Purky's AWI rules; by default [`Unit::purky_profile`] maps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purky: Option<PurkyProfile>,
+    /// The unit under Simpson/Glidden's *Revolution*; by default [`Unit::revolution_profile`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revolution: Option<RevolutionProfile>,
+    /// The unit under the two ACW rule sets (the orders sheet and the quick rules); by default
+    /// [`Unit::acw_profile`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acw: Option<AcwProfile>,
+}
+
+// ---- per-rule-set profiles: data for the rule sets after OTP, each with a default mapping from
+// the OTP fields (shared/design/rulesets.md §3), so every OTP scenario reads under them ----
+
+/// Men a figure stands for at OTP's scale (1:20).
+pub const MEN_PER_FIGURE: u32 = 20;
+/// Men a figure stands for under Purky's rules (about 1:15, rulesets.md PK25).
+pub const PURKY_MEN_PER_FIGURE: u32 = 15;
+
+/// Purky's unit classes, the rows of its movement and combat table (rulesets.md §1.4).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PurkyClass {
+    /// Grenadiers and Guards (the table's first row).
+    Grenadiers,
+    /// Light companies: the first row, and they alone of it skirmish.
+    LightCompanies,
+    /// British, Hessian and French regulars.
+    Regulars,
+    /// Continentals and Loyalists.
+    Continentals,
+    /// Riflemen and Jägers (unformed).
+    Riflemen,
+    Militia,
+    /// Indians (unformed).
+    Indians,
+    Cavalry,
+    HeavyGuns,
+    MediumGuns,
+    LightGuns,
+    Amusettes,
+}
+
+/// A unit under Purky's rules.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PurkyProfile {
+    pub class: PurkyClass,
+    /// Figures at Purky's scale (4 infantry a stand); by default men / 15, rounded (guns: one
+    /// a gun, as in OTP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<u32>,
+}
+
+/// Simpson/Glidden's kinds of unit (rulesets.md §1.1).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RevolutionKind {
+    /// Elite infantry: may form wedge and reinforced line (SG4).
+    Elite,
+    Line,
+    /// Always disordered (SG5), rout at the first failure (SG30).
+    Militia,
+    /// Cannot move and fire in one turn (SG7); fire at 24" (SG21).
+    Rifles,
+    Dragoons,
+    Artillery,
+}
+
+/// A unit under Simpson/Glidden's *Revolution*.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RevolutionProfile {
+    pub kind: RevolutionKind,
+}
+
+/// Troop quality under the ACW orders sheet (OR7: base morale points Elite 2, Veteran 3,
+/// Green 4, Militia 5).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcwQuality {
+    Elite,
+    Veteran,
+    Green,
+    Militia,
+}
+
+/// Small arms of the ACW orders sheet's weapons table (OR12).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcwWeapon {
+    SmoothboreMusket,
+    RifledMusket,
+    MixedMuskets,
+    Flintlock,
+    SharpshooterRifle,
+    MuzzleLoadingCarbine,
+    BreechLoadingCarbine,
+    Repeater,
+    Pistol,
+    Shotgun,
+}
+
+/// Guns of the ACW orders sheet's artillery table (OR12).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcwGun {
+    /// 10 lb. Parrott or 3" ordnance rifle.
+    Parrott10,
+    Gun6,
+    Parrott20,
+    MixedGuns,
+    Howitzer12,
+    Howitzer24,
+    Whitworth12,
+    Napoleon12,
+}
+
+/// A unit under the ACW rule sets: one neutral order of battle serves both (rulesets.md §3).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AcwProfile {
+    pub quality: AcwQuality,
+    /// Small arms; none for artillery.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<AcwWeapon>,
+    /// The gun type of a battery; none for foot and horse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gun: Option<AcwGun>,
+}
+
+impl Unit {
+    fn rifle_armed(&self) -> bool {
+        self.weapon == Some(Weapon::Rifle)
+    }
+
+    /// Men in the unit: as written, else [`MEN_PER_FIGURE`] a figure (artillery: a crew
+    /// figure a gun, so a gun's crew).
+    pub fn men_or_default(&self) -> u32 {
+        self.men.unwrap_or(self.figures.saturating_mul(MEN_PER_FIGURE))
+    }
+
+    /// The unit under Purky's rules, every field filled: as written, else mapped (rulesets.md
+    /// §3): Elite → Grenadiers; Light → light companies; Line → Regulars on a British, Hessian or
+    /// French side, Continentals on any other; StateLine → Continentals; Militia → Militia;
+    /// Indian → Indians; rifle-armed foot → Riflemen; cavalry → Cavalry; guns by size (a
+    /// galloper → Amusettes). Figures: men / 15, rounded, at least 1; guns keep theirs.
+    pub fn purky_profile(&self, side: &Side) -> PurkyProfile {
+        let class = match self.purky {
+            Some(p) => p.class,
+            None => match (self.arm, self.unit_type) {
+                (Arm::Artillery { galloper: true, .. }, _) => PurkyClass::Amusettes,
+                (Arm::Artillery { gun: GunSize::Light, .. }, _) => PurkyClass::LightGuns,
+                (Arm::Artillery { gun: GunSize::Medium, .. }, _) => PurkyClass::MediumGuns,
+                (Arm::Artillery { gun: GunSize::Heavy, .. }, _) => PurkyClass::HeavyGuns,
+                (Arm::Cavalry, _) => PurkyClass::Cavalry,
+                _ if self.rifle_armed() => PurkyClass::Riflemen,
+                (_, UnitType::Elite) => PurkyClass::Grenadiers,
+                (_, UnitType::Light) => PurkyClass::LightCompanies,
+                (_, UnitType::Line) => match side.nation_or_default() {
+                    Some(Nation::British | Nation::Hessian | Nation::French) => PurkyClass::Regulars,
+                    _ => PurkyClass::Continentals,
+                },
+                (_, UnitType::StateLine) => PurkyClass::Continentals,
+                (_, UnitType::Militia) => PurkyClass::Militia,
+                (_, UnitType::Indian) => PurkyClass::Indians,
+            },
+        };
+        let figures = self.purky.and_then(|p| p.figures).unwrap_or_else(|| match self.arm {
+            Arm::Artillery { .. } => self.figures,
+            _ => ((self.men_or_default() + PURKY_MEN_PER_FIGURE / 2) / PURKY_MEN_PER_FIGURE).max(1),
+        });
+        PurkyProfile { class, figures: Some(figures) }
+    }
+
+    /// The unit under *Revolution*: as written, else mapped (rulesets.md §3): Elite → Elite;
+    /// Light, Line, StateLine → Line; Militia, Indian → Militia; rifle-armed foot → Rifles;
+    /// cavalry → Dragoons; guns → Artillery.
+    pub fn revolution_profile(&self) -> RevolutionProfile {
+        if let Some(p) = self.revolution {
+            return p;
+        }
+        let kind = match (self.arm, self.unit_type) {
+            (Arm::Artillery { .. }, _) => RevolutionKind::Artillery,
+            (Arm::Cavalry, _) => RevolutionKind::Dragoons,
+            _ if self.rifle_armed() => RevolutionKind::Rifles,
+            (_, UnitType::Elite) => RevolutionKind::Elite,
+            (_, UnitType::Light | UnitType::Line | UnitType::StateLine) => RevolutionKind::Line,
+            (_, UnitType::Militia | UnitType::Indian) => RevolutionKind::Militia,
+        };
+        RevolutionProfile { kind }
+    }
+
+    /// The unit under the ACW rules, every field that applies filled: as written, else mapped:
+    /// quality Elite → Elite, Light and Line → Veteran, StateLine → Green, Militia and Indian →
+    /// Militia; weapon Musket and Fusil → smoothbore musket, Rifle → rifled musket, Carbine →
+    /// muzzle-loading carbine, Bow → none (the ACW knows no bow: write one); guns Light → 6 lb.
+    /// gun, Medium → 12 lb. Napoleon, Heavy → 20 lb. Parrott.
+    pub fn acw_profile(&self) -> AcwProfile {
+        let quality = self.acw.map_or(
+            match self.unit_type {
+                UnitType::Elite => AcwQuality::Elite,
+                UnitType::Light | UnitType::Line => AcwQuality::Veteran,
+                UnitType::StateLine => AcwQuality::Green,
+                UnitType::Militia | UnitType::Indian => AcwQuality::Militia,
+            },
+            |p| p.quality,
+        );
+        let weapon = self.acw.and_then(|p| p.weapon).or(match self.weapon {
+            Some(Weapon::Musket | Weapon::Fusil) => Some(AcwWeapon::SmoothboreMusket),
+            Some(Weapon::Rifle) => Some(AcwWeapon::RifledMusket),
+            Some(Weapon::Carbine) => Some(AcwWeapon::MuzzleLoadingCarbine),
+            Some(Weapon::Bow) | None => None,
+        });
+        let gun = self.acw.and_then(|p| p.gun).or(match self.arm {
+            Arm::Artillery { gun: GunSize::Light, .. } => Some(AcwGun::Gun6),
+            Arm::Artillery { gun: GunSize::Medium, .. } => Some(AcwGun::Napoleon12),
+            Arm::Artillery { gun: GunSize::Heavy, .. } => Some(AcwGun::Parrott20),
+            _ => None,
+        });
+        AcwProfile { quality, weapon, gun }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cowpens() -> Scenario {
+        crate::scenario::parse(include_str!("../../scenarios/cowpens.ron"), "cowpens.ron").expect("Cowpens is valid")
+    }
+
+    /// The side and the unit of that name.
+    fn find<'a>(s: &'a Scenario, name: &str) -> (&'a Side, &'a Unit) {
+        s.sides.iter().flat_map(|side| side.brigades.iter().flat_map(move |b| b.units.iter().map(move |u| (side, u)))).find(|(_, u)| u.name == name).unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn a_side_is_of_its_commanders_nation_unless_it_says() {
+        let s = cowpens();
+        // Tarleton is British, Morgan Continental (OTP 2.0 commander kinds).
+        assert_eq!(s.sides[0].nation_or_default(), Some(Nation::British));
+        assert_eq!(s.sides[1].nation_or_default(), Some(Nation::Continental));
+        assert!(s.sides.iter().all(|side| side.nation.is_none() && !side.moves_first), "Cowpens names neither");
+        let mut hessians = s.sides[0].clone();
+        hessians.commander = None;
+        hessians.brigades[0].commander.kind = CommanderKind::German;
+        assert_eq!(hessians.nation_or_default(), Some(Nation::Hessian), "no C-in-C: the first brigade's commander");
+        hessians.nation = Some(Nation::Loyalist);
+        assert_eq!(hessians.nation_or_default(), Some(Nation::Loyalist));
+    }
+
+    // rulesets.md §3, the default mapping table, on the Cowpens order of battle.
+    #[test]
+    fn cowpens_units_map_to_purky_classes_as_the_design_table_says() {
+        let s = cowpens();
+        let class = |name: &str| {
+            let (side, u) = find(&s, name);
+            u.purky_profile(side).class
+        };
+        assert_eq!(class("7th Foot (Royal Fusiliers)"), PurkyClass::Regulars, "Line, British side");
+        assert_eq!(class("Maryland Continentals"), PurkyClass::Continentals, "Line, Continental side");
+        assert_eq!(class("British Legion Infantry"), PurkyClass::Continentals, "StateLine");
+        assert_eq!(class("Light Infantry (16th, 71st, PWAR)"), PurkyClass::LightCompanies);
+        assert_eq!(class("Brandon's Fair Forest Regiment"), PurkyClass::Militia, "Militia musket");
+        assert_eq!(class("McDowell's North Carolina Riflemen"), PurkyClass::Riflemen, "rifle-armed");
+        assert_eq!(class("17th Light Dragoons"), PurkyClass::Cavalry);
+        assert_eq!(class("Grasshopper (7th)"), PurkyClass::Amusettes, "a galloper 3-pounder");
+        // Figures: OTP's 1:20 men at Purky's 1:15, rounded; 10 OTP figures are 200 men, 13 Purky figures.
+        let (side, fusiliers) = find(&s, "7th Foot (Royal Fusiliers)");
+        assert_eq!((fusiliers.figures, fusiliers.men_or_default()), (10, 200));
+        assert_eq!(fusiliers.purky_profile(side).figures, Some(13));
+        let (side, gun) = find(&s, "Grasshopper (7th)");
+        assert_eq!(gun.purky_profile(side).figures, Some(gun.figures), "guns keep one figure a gun");
+    }
+
+    #[test]
+    fn cowpens_units_map_to_revolution_kinds_and_acw_profiles() {
+        let s = cowpens();
+        let kind = |name: &str| find(&s, name).1.revolution_profile().kind;
+        assert_eq!(kind("Light Infantry (16th, 71st, PWAR)"), RevolutionKind::Line, "Light → Line");
+        assert_eq!(kind("Maryland Continentals"), RevolutionKind::Line);
+        assert_eq!(kind("Brandon's Fair Forest Regiment"), RevolutionKind::Militia);
+        assert_eq!(kind("Augusta Riflemen"), RevolutionKind::Rifles);
+        assert_eq!(kind("3rd Continental Light Dragoons"), RevolutionKind::Dragoons);
+        assert_eq!(kind("Grasshopper (Legion)"), RevolutionKind::Artillery);
+        let acw = |name: &str| find(&s, name).1.acw_profile();
+        assert_eq!(acw("Maryland Continentals"), AcwProfile { quality: AcwQuality::Veteran, weapon: Some(AcwWeapon::SmoothboreMusket), gun: None });
+        assert_eq!(acw("NC & Virginia State Troops").quality, AcwQuality::Green);
+        assert_eq!(acw("Augusta Riflemen"), AcwProfile { quality: AcwQuality::Militia, weapon: Some(AcwWeapon::RifledMusket), gun: None });
+        assert_eq!(acw("17th Light Dragoons").weapon, Some(AcwWeapon::MuzzleLoadingCarbine));
+        assert_eq!(acw("Grasshopper (7th)"), AcwProfile { quality: AcwQuality::Veteran, weapon: None, gun: Some(AcwGun::Gun6) });
+    }
+
+    #[test]
+    fn written_profiles_and_men_override_the_mapping_field_by_field() {
+        let s = cowpens();
+        let (side, u) = find(&s, "Maryland Continentals");
+        let mut u = u.clone();
+        u.men = Some(300);
+        assert_eq!(u.purky_profile(side), PurkyProfile { class: PurkyClass::Continentals, figures: Some(20) }, "300 men at 1:15");
+        u.purky = Some(PurkyProfile { class: PurkyClass::Grenadiers, figures: None });
+        assert_eq!(u.purky_profile(side), PurkyProfile { class: PurkyClass::Grenadiers, figures: Some(20) }, "figures still from men");
+        u.purky = Some(PurkyProfile { class: PurkyClass::Grenadiers, figures: Some(12) });
+        assert_eq!(u.purky_profile(side).figures, Some(12));
+        u.revolution = Some(RevolutionProfile { kind: RevolutionKind::Elite });
+        assert_eq!(u.revolution_profile().kind, RevolutionKind::Elite);
+        u.acw = Some(AcwProfile { quality: AcwQuality::Elite, weapon: None, gun: None });
+        assert_eq!(u.acw_profile(), AcwProfile { quality: AcwQuality::Elite, weapon: Some(AcwWeapon::SmoothboreMusket), gun: None }, "an unwritten weapon still maps");
+    }
+
+    #[test]
+    fn the_new_fields_parse_default_and_are_written_only_when_given() {
+        let s = cowpens();
+        let plain = crate::scenario::to_ron(&s);
+        for field in ["nation:", "moves_first:", "men:", "purky:", "revolution:", "acw:"] {
+            assert!(!plain.contains(field), "{field} is not written when absent");
+        }
+        let (_, u) = find(&s, "Maryland Continentals");
+        assert_eq!((u.men, u.purky, u.revolution, u.acw), (None, None, None, None));
+        let text = plain
+            .replacen("name: \"British\",", "name: \"British\",\n    nation: Some(Hessian),\n    moves_first: true,", 1)
+            .replacen(
+                "name: \"Maryland Continentals\",",
+                "name: \"Maryland Continentals\", men: Some(280), purky: Some((class: Regulars, figures: Some(18))), revolution: Some((kind: Elite)), acw: Some((quality: Green, weapon: Some(Repeater), gun: None)),",
+                1,
+            );
+        let read = crate::scenario::parse(&text, "edited").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((read.sides[0].nation, read.sides[0].moves_first), (Some(Nation::Hessian), true));
+        let (_, u) = find(&read, "Maryland Continentals");
+        assert_eq!(u.men, Some(280));
+        assert_eq!(u.purky, Some(PurkyProfile { class: PurkyClass::Regulars, figures: Some(18) }));
+        assert_eq!(u.revolution, Some(RevolutionProfile { kind: RevolutionKind::Elite }));
+        assert_eq!(u.acw, Some(AcwProfile { quality: AcwQuality::Green, weapon: Some(AcwWeapon::Repeater), gun: None }));
+        assert_eq!(crate::scenario::parse(&crate::scenario::to_ron(&read), "again").unwrap(), read, "round trip");
+    }
 }

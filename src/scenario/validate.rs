@@ -16,6 +16,20 @@ pub const OVERLAP_TOLERANCE: f32 = 0.02;
 
 pub type Problem = (Locus, String);
 
+/// The most men a unit may have (a big brigade: a unit is a regiment or battalion).
+pub const MAX_MEN: u32 = 20_000;
+/// The most figures a unit may have under Purky's rules.
+pub const MAX_PURKY_FIGURES: u32 = 400;
+
+/// An arm in a message's words.
+fn arm_words(arm: Arm) -> &'static str {
+    match arm {
+        Arm::Infantry => "infantry",
+        Arm::Cavalry => "cavalry",
+        Arm::Artillery { .. } => "artillery",
+    }
+}
+
 /// The longest name a file may give anything (a regiment's full title fits easily).
 pub const MAX_NAME_CHARS: usize = 120;
 
@@ -24,9 +38,12 @@ struct Check<'a> {
     problems: Vec<Problem>,
 }
 
+/// Everything wrong with a scenario: the common checks, then what its rule set (`rules:`)
+/// needs of it (`rules::engine::can_read`, each rule set's own).
 pub fn validate(scenario: &Scenario) -> Vec<Problem> {
     let mut c = Check { scenario, problems: Vec::new() };
     c.name(&Locus::top("name"), &scenario.name, "the scenario");
+    c.problems.extend(crate::rules::engine::can_read(scenario.rules, scenario));
     if !c.table() {
         // Everything else is placed on the table: with no sound table, more messages would mislead.
         return c.problems;
@@ -191,6 +208,9 @@ impl<'a> Check<'a> {
             if side_names[side.name.as_str()] == 2 {
                 self.push(side_locus.clone().field("name"), format!("two sides are called \"{}\"", side.name));
             }
+            if side.moves_first && s.sides[..si].iter().any(|other| other.moves_first) {
+                self.push(side_locus.clone().field("moves_first"), "only one side can move first: remove moves_first from one of them");
+            }
             if let Some(c) = &side.commander {
                 commanders.push((c, side_locus.clone().field("commander").named(&c.name)));
             }
@@ -311,6 +331,7 @@ impl<'a> Check<'a> {
                 _ => {}
             }
         }
+        self.profiles(u, locus);
         if u.attached_to.is_some() && !is_artillery {
             self.push(locus.clone().field("attached_to"), "only an artillery stand can be attached to a unit (7.5)");
         }
@@ -338,6 +359,45 @@ impl<'a> Check<'a> {
             return None;
         }
         Some(stands)
+    }
+
+    /// The numbers other rule sets read: men, and what the profiles say of the unit's arm.
+    fn profiles(&mut self, u: &Unit, locus: &Locus) {
+        let is_artillery = matches!(u.arm, Arm::Artillery { .. });
+        if let Some(men) = u.men
+            && !(1..=MAX_MEN).contains(&men)
+        {
+            self.push(locus.clone().field("men"), format!("men must be 1 to {MAX_MEN}, not {men}"));
+        }
+        if let Some(figures) = u.purky.and_then(|p| p.figures)
+            && !(1..=MAX_PURKY_FIGURES).contains(&figures)
+        {
+            self.push(locus.clone().field("purky"), format!("purky figures must be 1 to {MAX_PURKY_FIGURES}, not {figures}"));
+        }
+        if let Some(p) = u.purky {
+            let gun_class = matches!(p.class, PurkyClass::HeavyGuns | PurkyClass::MediumGuns | PurkyClass::LightGuns | PurkyClass::Amusettes);
+            if gun_class != is_artillery || (p.class == PurkyClass::Cavalry) != (u.arm == Arm::Cavalry) {
+                self.push(locus.clone().field("purky"), format!("purky class {:?} is not a class of {}", p.class, arm_words(u.arm)));
+            }
+        }
+        if let Some(p) = u.revolution {
+            let fits = match p.kind {
+                RevolutionKind::Artillery => is_artillery,
+                RevolutionKind::Dragoons => u.arm == Arm::Cavalry,
+                _ => u.arm == Arm::Infantry,
+            };
+            if !fits {
+                self.push(locus.clone().field("revolution"), format!("revolution kind {:?} is not a kind of {}", p.kind, arm_words(u.arm)));
+            }
+        }
+        if let Some(p) = u.acw {
+            if p.gun.is_some() && !is_artillery {
+                self.push(locus.clone().field("acw"), "acw gun is for artillery; foot and horse carry a weapon");
+            }
+            if p.weapon.is_some() && is_artillery {
+                self.push(locus.clone().field("acw"), "acw weapon is for foot and horse; artillery has a gun");
+            }
+        }
     }
 
     fn attachments(&mut self, placed: &[(&Unit, Locus, Vec<Footprint>)]) {

@@ -154,6 +154,10 @@ fn blank_unit(name: &str, unit_type: UnitType, arm: Arm, weapon: Option<Weapon>,
         gap: None,
         attached_to: None,
         morale_marker: false,
+        men: None,
+        purky: None,
+        revolution: None,
+        acw: None,
     }
 }
 

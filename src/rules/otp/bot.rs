@@ -18,7 +18,6 @@ use std::io::Write;
 
 use bevy::math::Vec2;
 use bevy::prelude::Entity;
-use serde::Serialize;
 
 use crate::rules::otp::charts::{ArmClass, Charts};
 use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Refusal, Removal, Report};
@@ -33,7 +32,7 @@ use crate::table::situation::Situation;
 /// Within this distance of the enemy a column deploys into line and limbered guns unlimber.
 pub const DEPLOY_DISTANCE: f32 = 12.0;
 /// The most actions one game may take before the bot gives up (a guard against a loop).
-pub const MAX_ACTIONS: usize = 200_000;
+pub use crate::rules::simulate::MAX_ACTIONS;
 
 /// The automatic player: what it has dealt with in the current activation and its refusals.
 #[derive(Clone, Debug, Default)]
@@ -242,48 +241,9 @@ fn advance(g: &Game, e: Entity, name: &str) -> Option<Action> {
         .map(|steps| Action::Move { unit: name.to_string(), steps })
 }
 
-// ---- whole games ----
+// ---- whole games: played through the engine interface (`rules::simulate`) ----
 
-/// One side at the end of a simulated game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SideOutcome {
-    pub side: String,
-    pub figures_lost: u32,
-    pub units_broken: usize,
-    pub objectives_held: Vec<String>,
-    pub points: u32,
-}
-
-/// How a simulated game ended.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameOutcome {
-    pub seed: u64,
-    pub turns_played: u32,
-    pub actions: usize,
-    pub sides: Vec<SideOutcome>,
-    /// The side with the most victory points; `None` for a draw.
-    pub winner: Option<usize>,
-    /// Actions the engine refused the bot (0 when the bot is right about the rules).
-    pub refusals: usize,
-    /// The first error writing the log, if any (the game is played to the end regardless).
-    pub log_error: Option<String>,
-}
-
-impl GameOutcome {
-    /// The game in one line, as `otp simulate` prints it.
-    pub fn line(&self) -> String {
-        let sides: Vec<String> = self.sides.iter().map(|s| format!("{} lost {} figures, {} units broken, {} VP", s.side, s.figures_lost, s.units_broken, s.points)).collect();
-        let winner = self.winner.map(|w| format!("{} win", self.sides[w].side)).unwrap_or_else(|| "draw".into());
-        format!("seed {}: {} turns, {} actions; {}; {winner}", self.seed, self.turns_played, self.actions, sides.join("; "))
-    }
-}
-
-/// The scenario with `turns` as its turn limit (default: its own, else 10).
-pub fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
-    let mut s = scenario.clone();
-    s.turn_limit = turns.or(s.turn_limit).or(Some(10));
-    s
-}
+pub use crate::rules::simulate::{GameOutcome, SideOutcome, SideSpread, Spread, with_turns};
 
 /// Play one automatic game of `scenario` with `seed` for `turns` turns (default: the scenario's
 /// limit), writing one JSON line per report to `log` when given (JSONL).
@@ -293,79 +253,14 @@ pub fn simulate(scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<
 }
 
 /// Play `game` to its end with the bot; its outcome.
-pub fn play_out(game: &mut Game, mut log: Option<&mut dyn Write>) -> GameOutcome {
-    let mut bot = Bot::new();
-    let mut log_error = None;
-    let actions = bot.play(game, |_, r| {
-        if let (Some(w), None) = (log.as_mut(), &log_error) {
-            let line = serde_json::to_string(r).expect("reports serialise");
-            if let Err(e) = writeln!(w, "{line}") {
-                log_error = Some(e.to_string());
-            }
-        }
-    });
-    let summary = game.summary().unwrap_or_else(|| game.summarise());
-    let sides: Vec<SideOutcome> = summary
-        .sides
-        .iter()
-        .map(|s| SideOutcome { side: s.side.clone(), figures_lost: s.figures_lost, units_broken: s.units_broken.len(), objectives_held: s.objectives_held.clone(), points: s.points })
-        .collect();
-    let best = sides.iter().map(|s| s.points).max().unwrap_or(0);
-    let leaders: Vec<usize> = (0..sides.len()).filter(|&i| sides[i].points == best).collect();
-    let winner = (leaders.len() == 1).then(|| leaders[0]);
-    GameOutcome { seed: game.seed(), turns_played: summary.turns_played, actions, sides, winner, refusals: bot.refusals, log_error }
-}
-
-/// One side over many games.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct SideSpread {
-    pub side: String,
-    pub mean_figures_lost: f64,
-    pub min_figures_lost: u32,
-    pub max_figures_lost: u32,
-    pub mean_units_broken: f64,
-    pub wins: usize,
-}
-
-/// Many games: per side the losses and wins, and the draws.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Spread {
-    pub games: usize,
-    pub first_seed: u64,
-    pub sides: Vec<SideSpread>,
-    pub draws: usize,
-    pub refusals: usize,
+pub fn play_out(game: &mut Game, log: Option<&mut dyn Write>) -> GameOutcome {
+    crate::rules::simulate::play_out(game, log)
 }
 
 /// Play `games` automatic games with seeds `first_seed..`, calling `progress` with the number
 /// of games finished and the outcome of the last one after each.
-pub fn simulate_many(scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Spread {
-    let mut spread = Spread { games, first_seed, ..Spread::default() };
-    spread.sides = scenario.sides.iter().map(|s| SideSpread { side: s.name.clone(), min_figures_lost: u32::MAX, ..SideSpread::default() }).collect();
-    for i in 0..games {
-        let o = simulate(scenario, first_seed.wrapping_add(i as u64), turns, None);
-        for (acc, s) in spread.sides.iter_mut().zip(&o.sides) {
-            acc.mean_figures_lost += s.figures_lost as f64;
-            acc.mean_units_broken += s.units_broken as f64;
-            acc.min_figures_lost = acc.min_figures_lost.min(s.figures_lost);
-            acc.max_figures_lost = acc.max_figures_lost.max(s.figures_lost);
-        }
-        match o.winner {
-            Some(w) => spread.sides[w].wins += 1,
-            None => spread.draws += 1,
-        }
-        spread.refusals += o.refusals;
-        progress(i + 1, &o);
-    }
-    for s in &mut spread.sides {
-        if games > 0 {
-            s.mean_figures_lost /= games as f64;
-            s.mean_units_broken /= games as f64;
-        } else {
-            s.min_figures_lost = 0;
-        }
-    }
-    spread
+pub fn simulate_many(scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize, &GameOutcome)) -> Spread {
+    crate::rules::simulate::simulate_many(crate::rules::cite::RuleSetId::Otp, scenario, first_seed, games, turns, progress).expect("On to Philadelphia always opens")
 }
 
 #[cfg(test)]

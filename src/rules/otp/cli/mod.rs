@@ -12,14 +12,8 @@ use crate::rules::otp::charts::Charts;
 use crate::rules::otp::engine::Game;
 use crate::scenario::Scenario;
 
-/// What a command prints: its standard output and error, byte for byte, and whether it exits
-/// successfully (a preview the engine refused exits non-zero).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Printed {
-    pub stdout: String,
-    pub stderr: String,
-    pub success: bool,
-}
+/// What a command prints (common to every rule set's commands).
+pub use crate::rules::engine::Printed;
 
 /// `otp fire`, as printed: the text or pretty JSON; a refusal exits non-zero, its rule on
 /// stderr too with `--json` (stdout is the JSON); an unknown name is an error on stderr.
@@ -31,7 +25,7 @@ pub fn fire_command(scenario: &Scenario, firer: &str, target: &str, json: bool, 
     };
     match out {
         Ok((text, refused)) => refused_printed(format!("{text}\n"), refused.map(|r| (r.rule, r.reason)), json),
-        Err(e) => Printed { stdout: String::new(), stderr: format!("{e}\n"), success: false },
+        Err(e) => Printed::error(e),
     }
 }
 

@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::Game;
 use super::action::Action;
 use super::report::Refusal;
+use crate::rules::cite::RuleSetId;
+use crate::rules::engine::{FIRST_SAVE_FORMAT, SAVE_FORMAT, SaveHeader};
+pub use crate::rules::engine::{Replay, changed_message};
 use crate::rules::otp::charts::Charts;
 use crate::scenario::locate::{self, Locus, Spans};
 use crate::scenario::{self, Scenario};
@@ -19,6 +22,12 @@ use crate::scenario::{self, Scenario};
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Save {
+    /// The save format ([`SAVE_FORMAT`] when written; saves from before it say none: 1).
+    #[serde(default = "first_save_format")]
+    pub format: u32,
+    /// The rule set the game is played under: always On to Philadelphia here (1: unnamed).
+    #[serde(default)]
+    pub rules: RuleSetId,
     pub scenario: Scenario,
     /// The scenario as the game was played on it; saves from before digests have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,7 +37,11 @@ pub struct Save {
 }
 
 /// The largest save file read.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = crate::rules::engine::MAX_SAVE_BYTES;
+
+fn first_save_format() -> u32 {
+    FIRST_SAVE_FORMAT
+}
 
 /// A stable digest of a scenario: FNV-1a (64 bits, hex) of its canonical text, ron's compact
 /// serialisation of the model, for the whole and for each part (every unit, brigade, side,
@@ -65,11 +78,19 @@ impl ScenarioDigest {
         part("basing".into(), fnv_hex(&s.basing));
         part("optional_rules".into(), fnv_hex(&s.optional_rules));
         part("turn_limit".into(), fnv_hex(&s.turn_limit));
+        // Parts added with other rule sets are digested only when written, so every digest taken
+        // before them still matches its scenario.
+        if !s.rules.is_otp() {
+            part("rules".into(), fnv_hex(&s.rules));
+        }
         for t in &s.terrain {
             part(format!("terrain {:?}", t.name()), fnv_hex(t));
         }
         for side in &s.sides {
             part(format!("side {:?}", side.name), fnv_hex(&(&side.name, &side.colour, &side.commander, side.brigades.len())));
+            if side.nation.is_some() || side.moves_first {
+                part(format!("side {:?} nation", side.name), fnv_hex(&(&side.nation, side.moves_first)));
+            }
             for b in &side.brigades {
                 part(format!("brigade {:?}", b.name), fnv_hex(&(&side.name, &b.name, b.chit, &b.commander, b.units.len())));
                 for u in &b.units {
@@ -132,6 +153,10 @@ impl Save {
     /// validated and every action's numbers checked ([`Action::check_numbers`]) before anything
     /// is replayed.
     pub fn parse(text: &str, file: &str) -> Result<Save, String> {
+        let header = SaveHeader::read(text, file)?;
+        if header.rules != RuleSetId::Otp {
+            return Err(header.unplayable(text, file));
+        }
         let text = scenario::without_bom(text);
         let save: Save = scenario::from_ron(text, file).map_err(|e| e.to_string())?;
         let problems = scenario::validate::validate(&save.scenario);
@@ -166,7 +191,7 @@ impl Save {
 
 impl Game {
     pub fn to_save(&self) -> Save {
-        Save { scenario: self.scenario.clone(), digest: Some(ScenarioDigest::of(&self.scenario)), seed: self.seed, actions: self.actions.clone() }
+        Save { format: SAVE_FORMAT, rules: RuleSetId::Otp, scenario: self.scenario.clone(), digest: Some(ScenarioDigest::of(&self.scenario)), seed: self.seed, actions: self.actions.clone() }
     }
 
     /// Write the game (scenario + seed + actions) atomically.
@@ -217,36 +242,10 @@ impl Game {
     }
 }
 
-/// A replayed save, for `otp replay`: the reports in plain words, and what was edited in its
-/// scenario since the game was played (replayed anyway only when forced).
-pub struct Replay {
-    pub text: String,
-    pub changed: Vec<String>,
-}
-
-/// The message for a save whose scenario was edited after the game.
-pub fn changed_message(file: &str, changes: &[String]) -> String {
-    format!(
-        "{file}: the scenario in this save is not the one the game was played on ({}); a replay would not be that game",
-        changes.join(", ")
-    )
-}
-
-/// Load and replay a save. A save whose scenario was edited since the game is refused with what
-/// changed, unless `force`.
+/// Load and replay a save (see [`crate::rules::engine::replay`]). A save whose scenario was
+/// edited since the game is refused with what changed, unless `force`.
 pub fn replay_report(save_path: &Path, force: bool) -> Result<Replay, String> {
-    let file = save_path.display().to_string();
-    let (save, text) = Save::read(save_path)?;
-    let changed = save.scenario_changes();
-    if !changed.is_empty() && !force {
-        return Err(format!("{}; --force replays it anyway", changed_message(&file, &changed)));
-    }
-    let game = Game::from_save_text(&save, &text, &file, Charts::embedded().clone())?;
-    let mut out = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.actions().len());
-    for r in game.reports() {
-        out.push_str(&r.to_string());
-    }
-    Ok(Replay { text: out, changed })
+    crate::rules::engine::replay_file(save_path, force, None)
 }
 
 /// The reports of a saved game in plain words (refused if its scenario was edited).
