@@ -600,3 +600,39 @@ fn the_digest_names_a_nation_or_a_rule_set_written_after_the_game() {
     edited.rules = RuleSetId::Purky;
     assert_eq!(before.changes(&edited), vec!["rules added".to_string(), "side \"Rebels\" nation added".to_string()]);
 }
+
+// Issue 14: a second rule set plays through the same commands: simulate, replay and the
+// previews reach the tiny test rules by the interface alone (TINY 1, TINY 4).
+#[test]
+fn the_tiny_rules_play_through_the_same_commands() {
+    use otp::rules::action::Action;
+    use otp::rules::cite::RuleSetId;
+    use otp::rules::engine::{self, PreviewCommand};
+    let s = scenario::load(&fixture("good/tiny.ron")).unwrap();
+    assert_eq!(s.rules, RuleSetId::Tiny);
+    let outcome = otp::rules::simulate::simulate(RuleSetId::Tiny, &s, 4, None, None).unwrap();
+    assert_eq!(outcome.refusals, 0, "the engine never refuses its own automatic player");
+    assert_eq!(outcome.turns_played, s.turn_limit.unwrap(), "TINY 1: the game runs to the turn limit");
+    // A tiny save replays under its own rule set, and names it.
+    let mut game = engine::open(RuleSetId::Tiny, s.clone(), 4).unwrap();
+    let mut bot = game.automatic();
+    for _ in 0..12 {
+        let Some(a) = bot.next_action(game.as_ref()) else { break };
+        game.apply(a).unwrap();
+    }
+    let text = game.save_text();
+    assert!(text.contains("rules: Tiny"), "{text}");
+    let replayed = engine::replay(&text, "t.ron", false, None).unwrap();
+    assert!(replayed.text.contains("(TINY "), "reports cite the tiny rules: {}", replayed.text);
+    assert_eq!(engine::load_save(&text, "t.ron").unwrap().snapshot(), game.snapshot());
+    // The previews: the interface's refusal with its rule, or its odds.
+    let far = engine::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &s, "Blue Foot", "Red Foot", false);
+    assert!(!far.success && far.stdout.starts_with("refused (TINY 4)"), "{far:?}");
+    let mut near = s.clone();
+    let red = near.sides[1].brigades[0].units.iter_mut().find(|u| u.name == "Red Foot").unwrap();
+    let blue_at = s.sides[0].brigades[0].units.iter().find(|u| u.name == "Blue Foot").unwrap().at;
+    red.at = [blue_at[0], blue_at[1] + 8.0];
+    let odds = engine::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &near, "Blue Foot", "Red Foot", false);
+    assert!(odds.success && odds.stdout.contains("50.00%"), "TINY 4: a hit on 4+ of a D6: {odds:?}");
+    assert!(game.apply(Action::Answer { prompt: 99, option: 0 }).is_err());
+}
