@@ -94,8 +94,10 @@ pub(crate) fn fire_blocks(p: &FirePreview) -> Preview {
         blocks.push(PreviewBlock { facts, ..Default::default() });
     }
     let factors = p.modifiers.iter().map(|m| modifier(&m.name, m.value, &m.rule, &m.label, m.detail.as_deref(), &m.provenance)).collect();
-    let facts = if p.uses_initial_volley { vec![fact("Fires its initial volley", "8.5")] } else { Vec::new() };
-    blocks.push(PreviewBlock { heading: format!("Modifiers: total {:+} (low rolls are good for the firer)", p.total_modifier), facts, factors, odds: Vec::new() });
+    blocks.push(PreviewBlock { heading: format!("Modifiers: total {:+} (low rolls are good for the firer)", p.total_modifier), factors, ..Default::default() });
+    if p.uses_initial_volley {
+        blocks.push(PreviewBlock { facts: vec![fact("Fires its initial volley", "8.5")], ..Default::default() });
+    }
     Preview { title: format!("{} fires at {}{ammo}", p.shot.firer, p.shot.target), blocks }
 }
 
@@ -110,8 +112,11 @@ fn zone_text(z: AttackZone) -> &'static str {
 /// One unit's melee value (9.8): the figures in combat, its CV's modifiers and multipliers.
 fn melee_value(v: &UnitValue) -> (Fact, Vec<Factor>) {
     let mult: String = v.multipliers.iter().map(|m| format!(" ×{}", m.factor)).collect();
-    let text = format!("{}: {} fig × CV {}{mult} = {} ({} figure(s) in combat, OTP {}: {}; CV {} modified to {})", v.name, v.figures, v.modified_cv, v.value, v.figures, v.figures_rule, v.figures_note, v.cv, v.modified_cv);
-    let mut factors: Vec<Factor> = v.modifiers.iter().map(|m| modifier(&m.name, m.value, &m.rule, &m.label, m.detail.as_deref(), &m.provenance)).collect();
+    let cv = if v.cv == v.modified_cv { v.cv.to_string() } else { format!("{}→{}", v.cv, v.modified_cv) };
+    let text = format!("{}: {} fig × CV {cv}{mult} = {}", v.name, v.figures, v.value);
+    let figures = Factor { name: format!("figure(s) of {} in combat", v.name), value: v.figures.to_string(), rule: otp(&v.figures_rule), detail: Some(v.figures_note.clone()), source: None };
+    let mut factors: Vec<Factor> = vec![figures];
+    factors.extend(v.modifiers.iter().map(|m| modifier(&m.name, m.value, &m.rule, &m.label, m.detail.as_deref(), &m.provenance)));
     for m in &v.multipliers {
         factors.push(Factor { name: words(&m.name), value: format!("×{}", m.factor), rule: otp(&m.rule), detail: Some(m.label.clone()), source: Some(m.provenance.clone()) });
     }
@@ -130,9 +135,9 @@ pub(crate) fn charge_blocks(attacker: &str, target: &str, p: &ChargePreview) -> 
         let roll = crate::rules::dice::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
         PreviewBlock {
             heading: "Closure (OTP 9.1)".into(),
+            facts: vec![fact(format!("Closes on a {roll}"), "9.1")],
             factors: c.modifiers.iter().map(|m| modifier(&m.name, m.value, &m.rule, &m.label, m.detail.as_deref(), &m.provenance)).collect(),
-            odds: vec![Odds { outcome: format!("closes on a {roll}"), chance: c.probability }, Odds { outcome: "fails to close (9.2)".into(), chance: 1.0 - c.probability }],
-            ..Default::default()
+            odds: vec![Odds { outcome: "closes".into(), chance: c.probability }, Odds { outcome: "fails to close (9.2)".into(), chance: 1.0 - c.probability }],
         }
     };
     blocks.push(closure);
@@ -246,7 +251,8 @@ mod tests {
             let b = view.blocks.iter().find(|b| b.heading.starts_with(title)).unwrap();
             assert!(b.heading.contains(&format!(": {} ", side.total)), "{}", b.heading);
             assert_eq!(b.facts.len(), side.units.len());
-            assert_eq!(b.factors.len(), side.units.iter().map(|u| u.modifiers.len() + u.multipliers.len()).sum::<usize>());
+            // Each unit's figures in combat (9.9), its CV modifiers and its multipliers.
+            assert_eq!(b.factors.len(), side.units.iter().map(|u| 1 + u.modifiers.len() + u.multipliers.len()).sum::<usize>());
         }
         let melee = view.blocks.last().unwrap();
         assert_eq!(melee.odds.len(), p.outcomes.rows.len());
