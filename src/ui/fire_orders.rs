@@ -636,7 +636,7 @@ fn block_ui(ui: &mut egui::Ui, b: &PreviewBlock, index: usize, interactive: bool
                 ui.label(RichText::new(pct(o.chance)).monospace().strong().color(colour));
                 let (r, _) = ui.allocate_exact_size(egui::vec2(90.0, 10.0), egui::Sense::hover());
                 ui.painter().rect_filled(egui::Rect::from_min_size(r.min, egui::vec2(90.0 * (o.chance / best) as f32, 10.0)), 2.0, colour.gamma_multiply(0.8));
-                ui.label(&o.outcome);
+                ui.add(egui::Label::new(&o.outcome).wrap());
                 ui.end_row();
             }
         });

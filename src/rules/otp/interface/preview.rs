@@ -112,7 +112,7 @@ fn zone_text(z: AttackZone) -> &'static str {
 /// One unit's melee value (9.8): the figures in combat, its CV's modifiers and multipliers.
 fn melee_value(v: &UnitValue) -> (Fact, Vec<Factor>) {
     let mult: String = v.multipliers.iter().map(|m| format!(" ×{}", m.factor)).collect();
-    let cv = if v.cv == v.modified_cv { v.cv.to_string() } else { format!("{}→{}", v.cv, v.modified_cv) };
+    let cv = if v.cv == v.modified_cv { v.cv.to_string() } else { format!("{} (from {})", v.modified_cv, v.cv) };
     let text = format!("{}: {} fig × CV {cv}{mult} = {}", v.name, v.figures, v.value);
     let figures = Factor { name: format!("figure(s) of {} in combat", v.name), value: v.figures.to_string(), rule: otp(&v.figures_rule), detail: Some(v.figures_note.clone()), source: None };
     let mut factors: Vec<Factor> = vec![figures];
@@ -157,7 +157,7 @@ pub(crate) fn charge_blocks(attacker: &str, target: &str, p: &ChargePreview) -> 
         .into_iter()
         .map(|r| {
             let mean: f64 = r.loser_losses.iter().map(|(n, p)| *n as f64 * p).sum();
-            Odds { outcome: format!("{} wins {}: the loser loses ~{mean:.1} fig, retreats {}", format!("{:?}", r.winner).to_lowercase(), r.ratio, r.loser_retreat_moves), chance: r.probability }
+            Odds { outcome: format!("{} wins {}; loser loses ~{mean:.1} fig, retreats {}", format!("{:?}", r.winner).to_lowercase(), r.ratio, r.loser_retreat_moves), chance: r.probability }
         })
         .collect();
     let facts = vec![
