@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::cite::{Cite, RuleSetId, Source};
-use super::report::{Refusal, Report, Summary};
+use super::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
 
@@ -68,6 +68,33 @@ pub trait Engine: Send + Sync + 'static {
     fn badges(&self, unit: Entity) -> Vec<Badge>;
     /// The unit's fire ranges, nearest first, for the arc overlay; empty if it cannot fire.
     fn fire_bands(&self, unit: Entity) -> Vec<RangeBand>;
+
+    // ---- fire and charge: targeting, previews, the dice overlay (ui-fire) ----
+    /// Which of the window's targeting modes an action of [`Engine::target_choices`] belongs to
+    /// (the rule set's own words for a fire or a charge say which they are); `None`: neither.
+    fn aim_of(&self, action: &Action) -> Option<Aim> {
+        match action {
+            Action::Fire { .. } => Some(Aim::Fire),
+            Action::Charge { .. } => Some(Aim::Charge),
+            _ => None,
+        }
+    }
+    /// Why an action the rules allow can change nothing whatever the dice say (a shot none of
+    /// whose results hurts), in the rules' words; `None` when some throw does something.
+    fn futile(&self, _action: &Action) -> Option<String> {
+        None
+    }
+    /// A chart read in `report` as a small table around the cell read, from the rule set's own
+    /// charts, for the dice overlay; `None`: the read is shown as one cell.
+    fn chart_grid(&self, _report: &Report, _read: &ChartRead) -> Option<ChartGrid> {
+        None
+    }
+    /// What fire at a target's flank or rear (enfilade) adds to `unit`'s fire, as the chart
+    /// prints it, for the sight overlay's readout; `ball`: a gun firing solid shot, where the
+    /// rule set tells it apart. Empty when the rule set has no such modifier.
+    fn enfilade_factors(&self, _unit: Entity, _ball: bool) -> Vec<Factor> {
+        Vec::new()
+    }
 
     // ---- files and players ----
     /// The saved game as text: the rule set, the scenario, the seed and the actions.
@@ -295,6 +322,33 @@ impl std::fmt::Display for Preview {
             }
         }
         Ok(())
+    }
+}
+
+/// The window's targeting modes: fire at an enemy unit, or charge it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Aim {
+    Fire,
+    Charge,
+}
+
+/// A chart as the dice overlay draws it: the cells around the one a report read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChartGrid {
+    /// What the columns and rows count (`figures firing`, `modified D10`).
+    pub column_axis: String,
+    pub row_axis: String,
+    pub columns: Vec<String>,
+    /// Row label and its cells.
+    pub rows: Vec<(String, Vec<String>)>,
+    /// (row, column) of the cell read, indices into `rows` and `columns`.
+    pub hit: (usize, usize),
+}
+
+impl ChartGrid {
+    /// The read alone: one cell, its row and column as read.
+    pub fn single(read: &ChartRead) -> ChartGrid {
+        ChartGrid { column_axis: String::new(), row_axis: String::new(), columns: vec![read.column.clone()], rows: vec![(read.row.clone(), vec![read.result.clone()])], hit: (0, 0) }
     }
 }
 

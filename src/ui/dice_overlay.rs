@@ -21,28 +21,15 @@ use super::camera::View;
 use super::session::{Applied, Session};
 use super::table_view::Troops;
 use super::{RunOptions, UiSet, fonts_ready};
-use crate::rules::otp::charts::{Charts, FireResult};
+use crate::rules::action::Action;
 use crate::rules::dice::{AD_FACES, DiceKind, Roll};
-use crate::rules::otp::engine::{Action, ChartRead, Item, Report};
-use crate::scenario::model::{Arm, GunSize};
+use crate::rules::engine::{Aim, ChartGrid, Engine};
+use crate::rules::report::{ChartRead, Item, Report};
 
 /// How long the dice roll before showing their faces, seconds.
 const ROLL_SECONDS: f64 = 0.5;
 /// How long a changed unit's ring pulses, seconds.
 const PULSE_SECONDS: f64 = 1.5;
-
-/// A chart read as a small table: column and row labels, the cells, and the one read.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Grid {
-    /// What the columns and rows count (`figures firing`, `modified D10`).
-    pub column_axis: String,
-    pub row_axis: String,
-    pub columns: Vec<String>,
-    /// Row label and its cells.
-    pub rows: Vec<(String, Vec<String>)>,
-    /// (row, column) of the cell read, indices into `rows` and `columns`.
-    pub hit: (usize, usize),
-}
 
 /// One line of the overlay, in the order the action met it.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,7 +38,7 @@ pub(crate) enum Row {
     Step(String),
     Die { purpose: String, rule: String, roll: Roll },
     Modifier { name: String, value: i32, rule: String },
-    Chart { read: ChartRead, grid: Grid },
+    Chart { read: ChartRead, grid: ChartGrid },
     Note { text: String, rule: String },
     /// 9.8: each side's melee values (unit, value), side by side.
     Values { attacker: Vec<(String, String)>, defender: Vec<(String, String)> },
@@ -93,70 +80,10 @@ pub(crate) fn step(rule: &str) -> String {
     name.to_string()
 }
 
-/// The gun size of the artillery that fired in `report`, for the canister columns.
-fn gun_of(report: &Report, game: Option<&crate::rules::otp::engine::Game>) -> Option<GunSize> {
-    let game = game?;
-    let name = match report.action.as_otp()? {
-        Action::Fire { unit, .. } => unit.clone(),
-        Action::Charge { target, .. } | Action::ChargeWith { target, .. } => target.clone(),
-        _ => return None,
-    };
-    match game.unit_entity(&name).map(|e| game.unit(e).arm) {
-        Some(Arm::Artillery { gun, .. }) => Some(gun),
-        _ => None,
-    }
-}
-
-/// The cells of a FIRE COMBAT read around the cell, or a one-cell table of any other chart.
-fn grid(read: &ChartRead, charts: &Charts, gun: Option<GunSize>) -> Grid {
-    let single = || Grid { column_axis: String::new(), row_axis: String::new(), columns: vec![read.column.clone()], rows: vec![(read.row.clone(), vec![read.result.clone()])], hit: (0, 0) };
-    if read.chart != "FIRE COMBAT" {
-        return single();
-    }
-    let mut words = read.column.split_whitespace();
-    let (Some(family), Some(Ok(col))) = (words.next(), words.next().map(str::parse::<u32>)) else { return single() };
-    let Ok(row) = read.row.trim().parse::<i32>() else { return single() };
-    let chart = &charts.fire;
-    let cells = |r: &crate::rules::otp::charts::fire::FireRow| -> Option<Vec<FireResult>> {
-        Some(match (family, gun) {
-            ("small_arms", _) => r.small_arms.0.clone(),
-            ("ball", _) => r.ball.0.clone(),
-            ("canister", Some(g)) => r.canister(g).0.clone(),
-            _ => return None,
-        })
-    };
-    let Some(width) = chart.rows.first().and_then(cells).map(|c| c.len()) else { return single() };
-    if col == 0 || col as usize > width {
-        return single();
-    }
-    let Some(ri) = chart.rows.iter().position(|r| r.roll == row) else { return single() };
-    let span = |at: usize, len: usize, each: usize| {
-        let lo = at.saturating_sub(each).min(len.saturating_sub(2 * each + 1));
-        lo..(lo + 2 * each + 1).min(len)
-    };
-    let cols = span(col as usize - 1, width, 3);
-    let rows = span(ri, chart.rows.len(), 2);
-    let out_rows: Vec<(String, Vec<String>)> = chart.rows[rows.clone()]
-        .iter()
-        .map(|r| (r.roll.to_string(), cells(r).map(|c| c[cols.clone()].iter().map(|x| x.to_string()).collect()).unwrap_or_default()))
-        .collect();
-    let column_axis = match family {
-        "small_arms" => "figures firing".to_string(),
-        "ball" => "guns firing ball".to_string(),
-        _ => format!("{} guns, canister", gun.map(|g| format!("{g:?}").to_lowercase()).unwrap_or_default()),
-    };
-    Grid {
-        column_axis,
-        row_axis: "modified D10".into(),
-        columns: cols.clone().map(|c| (c + 1).to_string()).collect(),
-        rows: out_rows,
-        hit: (ri - rows.start, col as usize - 1 - cols.start),
-    }
-}
-
 /// The overlay's lines for a report: every die, modifier, chart cell and note in the order met,
-/// under a heading for each step, then the outcome and the changes.
-pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize>) -> Vec<Row> {
+/// under a heading for each step, then the outcome and the changes. A chart read is drawn as the
+/// engine's grid around the cell (`Engine::chart_grid`), else alone.
+pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<Row> {
     let mut out = Vec::new();
     let mut current = String::new();
     for item in report.items() {
@@ -184,7 +111,11 @@ pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize
                 let m = &report.modifiers[i];
                 Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
             }
-            Item::Chart(i) => Row::Chart { read: report.charts[i].clone(), grid: grid(&report.charts[i], charts, gun) },
+            Item::Chart(i) => {
+                let read = &report.charts[i];
+                let grid = engine.and_then(|e| e.chart_grid(report, read)).unwrap_or_else(|| ChartGrid::single(read));
+                Row::Chart { read: read.clone(), grid }
+            }
             Item::Note(i) => {
                 let n = &report.notes[i];
                 Row::Note { text: n.text.clone(), rule: n.rule.clone() }
@@ -192,10 +123,11 @@ pub(crate) fn overlay_rows(report: &Report, charts: &Charts, gun: Option<GunSize
         });
     }
     // 9.8: both sides' melee values side by side, after the last of them.
-    let attacker = match report.action.as_otp() {
-        Some(Action::Charge { unit, .. } | Action::ChargeWith { unit, .. }) => Some(unit.as_str()),
-        _ => None,
+    let charge = match engine {
+        Some(e) => e.aim_of(&report.action) == Some(Aim::Charge),
+        None => matches!(report.action, Action::Charge { .. }),
     };
+    let attacker = report.action.unit().filter(|_| charge);
     let values: Vec<(usize, String, String)> = out
         .iter()
         .enumerate()
@@ -266,8 +198,7 @@ impl DiceOverlay {
         if report.dice.is_empty() {
             return;
         }
-        let charts = session.map(|s| s.game.charts()).unwrap_or_else(|| Charts::embedded());
-        self.rows = overlay_rows(report, charts, gun_of(report, session.map(|s| &s.game)));
+        self.rows = overlay_rows(report, session.map(|s| s.engine()));
         self.report = Some(report.clone());
         self.opened_at = None;
     }
@@ -285,7 +216,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn unit_names(session: Option<&Session>) -> Vec<String> {
-    session.map(|s| s.game.units().map(|(_, u)| u.name.clone()).collect()).unwrap_or_default()
+    let Some(world) = session.map(|s| s.engine().world()) else { return Vec::new() };
+    world.try_query::<&crate::scenario::spawn::Unit>().map(|mut q| q.iter(world).map(|u| u.name.clone()).collect()).unwrap_or_default()
 }
 
 fn presets(mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>, options: Option<Res<RunOptions>>) {
@@ -401,7 +333,7 @@ fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
 
 /// A chart read: the chart's name and the cell, and the small table with the row, the column
 /// and the cell read highlighted.
-fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &Grid, id: usize) {
+fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
     let source = if read.provenance.is_reconstructed() { " †" } else { "" };
     let single = g.columns.len() == 1 && g.rows.len() == 1;
     let head = if single { format!("{}{source}", read.chart) } else { format!("{}: column {}, row {}: {}{source}", read.chart, read.column.replace('_', " "), read.row, read.result) };
@@ -628,10 +560,29 @@ fn pulses(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Source;
+    use crate::rules::cite::{RuleSetId, Source};
     use crate::rules::dice::Dice;
-    use crate::rules::otp::engine::testing::{activate, ok, teaching};
     use crate::table::movement::MoveStep;
+
+    fn otp(seed: u64) -> Box<dyn Engine> {
+        crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
+    }
+
+    /// Go on (start, draw, end activations) until `brigade` is phasing.
+    fn activate(engine: &mut dyn Engine, brigade: &str) {
+        for _ in 0..60 {
+            let view = engine.sequence();
+            if view.headline.contains(brigade) && view.headline.contains("phasing") {
+                return;
+            }
+            engine.apply(Action::Next).unwrap();
+        }
+        panic!("{brigade} never phasing");
+    }
+
+    fn report(turn: u32, action: Action, title: &str) -> Report {
+        Report::new(RuleSetId::Otp, turn, action, title)
+    }
 
     fn kinds(rows: &[Row]) -> Vec<String> {
         rows.iter()
@@ -654,7 +605,7 @@ mod tests {
     fn rows_follow_the_report_in_order() {
         let mut dice = Dice::new(1);
         let text = Source::Text { section: "9.1".into() };
-        let mut r = Report::new(2, &Action::Charge { unit: "A".into(), target: "B".into() }, "A charges B (9.0)");
+        let mut r = report(2, Action::Charge { unit: "A".into(), target: "B".into() }, "A charges B (9.0)");
         r.modifier("9.1", "uphill", 1);
         r.die("9.1", "closure of A", &dice.d10());
         r.chart("CLOSURE", "CV 5", "4", "closes", &text);
@@ -669,7 +620,8 @@ mod tests {
         r.die("9.8", "melee: B", &dice.d10());
         r.outcome = "A wins".into();
         r.change("9.8", "B: retreats 1 full move");
-        let rows = overlay_rows(&r, Charts::embedded(), None);
+        let engine = otp(1);
+        let rows = overlay_rows(&r, Some(engine.as_ref()));
         assert_eq!(
             kinds(&rows),
             [
@@ -683,8 +635,8 @@ mod tests {
         let Some(Row::Chart { grid, .. }) = rows.iter().find(|x| matches!(x, Row::Chart { read, .. } if read.chart == "FIRE COMBAT")) else { panic!() };
         let (i, j) = grid.hit;
         assert_eq!((grid.rows[i].0.as_str(), grid.columns[j].as_str()), ("5", "6"));
-        let expect = Charts::embedded().fire.small_arms(6, 5).to_string();
-        assert_eq!(grid.rows[i].1[j], expect, "the chart's own cell");
+        assert_eq!(Some(grid), engine.chart_grid(&r, &r.charts[1]).as_ref(), "the engine's grid");
+        assert_eq!(grid.rows.len(), 5, "two rows either side of the one read");
         // Any other chart: one cell, its row and column as read.
         let Some(Row::Chart { grid, .. }) = rows.iter().find(|x| matches!(x, Row::Chart { read, .. } if read.chart == "CLOSURE")) else { panic!() };
         assert_eq!((grid.columns.clone(), grid.rows.clone(), grid.hit), (vec!["CV 5".to_string()], vec![("4".to_string(), vec!["closes".to_string()])], (0, 0)));
@@ -693,12 +645,12 @@ mod tests {
     // OTP 8.1, 8.2: a real fire report: every die, modifier and chart cell appears once, in order.
     #[test]
     fn a_fire_report_in_full() {
-        let mut g = teaching(5);
-        ok(&mut g, Action::StartGame);
-        activate(&mut g, "Howard's Continentals");
-        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
-        let r = ok(&mut g, Action::fire("Delaware Light Infantry", "71st Light Company"));
-        let rows = overlay_rows(&r, g.charts(), None);
+        let mut g = otp(5);
+        activate(g.as_mut(), "Howard's Continentals");
+        g.apply(Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] }).unwrap();
+        let r = g.apply(Action::Fire { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() }).unwrap();
+        let rows = overlay_rows(&r, Some(g.as_ref()));
+        assert!(rows.iter().any(|x| matches!(x, Row::Chart { grid, .. } if grid.rows.len() > 1)), "FIRE COMBAT around the cell");
         let dice: Vec<&Roll> = rows.iter().filter_map(|x| if let Row::Die { roll, .. } = x { Some(roll) } else { None }).collect();
         assert_eq!(dice, r.dice.iter().map(|d| &d.roll).collect::<Vec<_>>());
         let mods: Vec<(String, i32)> = rows.iter().filter_map(|x| if let Row::Modifier { name, value, .. } = x { Some((name.clone(), *value)) } else { None }).collect();
@@ -725,12 +677,12 @@ mod tests {
         let mut app = App::new();
         app.add_message::<Applied>().init_resource::<DiceOverlay>().add_systems(Update, take_reports);
         let mut dice = Dice::new(3);
-        let mut fire = Report::new(1, &Action::fire("A", "B"), "A fires at B (8.1)");
+        let mut fire = report(1, Action::Fire { unit: "A".into(), target: "B".into() }, "A fires at B (8.1)");
         fire.die("8.1", "fire of A at B", &dice.d10());
         app.world_mut().write_message(Applied(fire.clone()));
         app.update();
         assert_eq!(app.world().resource::<DiceOverlay>().report.as_ref(), Some(&fire));
-        let mut moved = Report::new(1, &Action::EndActivation, "a move");
+        let mut moved = report(1, Action::Next, "a move");
         moved.change("6.1", "A moves 3\"");
         app.world_mut().write_message(Applied(moved));
         app.update();
@@ -754,12 +706,12 @@ mod tests {
         assert_eq!(step("9.12"), "Melee");
         assert_eq!(step("3.1 2"), "Operation");
         assert_eq!(step("10.2"), "Morale");
-        let mut r = Report::new(1, &Action::EndTurn, "x");
+        let mut r = report(1, Action::Next, "x");
         r.change("8.2", "2nd Maryland: 1 kill (8.2); 11 figure(s) left");
         r.change("10.1", "Maryland gets a Morale Marker");
         let names = ["Maryland".to_string(), "2nd Maryland".to_string(), "Guns".to_string()];
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string(), "Maryland".to_string()]);
-        let mut r = Report::new(1, &Action::EndTurn, "x");
+        let mut r = report(1, Action::Next, "x");
         r.change("8.2", "2nd Maryland: 1 kill");
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string()], "a name inside a longer one named does not count");
     }

@@ -1,28 +1,30 @@
-//! Fire and charges on the table (8.x, 9.x): pick a target, see the engine's odds, confirm.
+//! Fire and charges on the table: pick a target, see the engine's odds, confirm.
 //!
 //! - **Fire mode** (`X`, or "Fire" in the small toolbar at the table's lower left): the selected
-//!   unit is the firer; every enemy unit is asked of the engine (`Game::fire_preview`): those it
-//!   may fire on are outlined in orange, the rest dimmed, their refusal (with its rule) on hover.
-//!   The firing arcs overlay (A) is turned on while fire mode lasts. Hovering a target shows the
-//!   exact chance of every result, each modifier with its rule, the range and the chart column.
-//!   A click chooses the target (its preview is pinned in a panel over the table, clear of the
-//!   target, where artillery chooses ball or canister); a second click on the target, or
-//!   "Fire!", sends `Action::Fire`.
-//! - **Charge mode** (`C`): the same with `Game::charge_preview`: the closure (front, flank or
-//!   rear as judged from where the attacker starts, 9.1) and its chance, both sides' melee values
-//!   and the odds of every MELEE COMBAT row; confirming sends `Action::Charge`. A refusal (its
-//!   rule and reason) shows in the toolbar.
+//!   unit is the firer; every enemy unit is asked of the engine (`Engine::target_choices`, the
+//!   ones `Engine::aim_of` calls fire): those it may fire on are outlined in orange, the rest
+//!   dimmed, their refusal (with its rule) on hover. The firing arcs overlay (A) is turned on
+//!   while fire mode lasts. Hovering a target shows the engine's `Preview`: the exact chance of
+//!   every result, each modifier with its rule, the range and the chart column. A click chooses
+//!   the target (its preview is pinned in a panel over the table, clear of the target, with the
+//!   engine's other choices, such as a gun's ammunition); a second click on the target, or
+//!   "Fire!", sends the choice's action.
+//! - **Charge mode** (`C`): the same with the engine's charge choices: the closure and its
+//!   chance, both sides' melee values and the odds of every melee result. A refusal (its rule and
+//!   reason) shows in the toolbar.
 //! - `Esc` first drops the chosen target, then leaves the mode. Clicking one of your own units
 //!   makes it the firer; clicking an enemy never changes the selection while a mode is on.
 //!
-//! The window decides nothing: eligibility, odds and refusals are the engine's answers.
+//! The window decides nothing: eligibility, odds and refusals are the engine's answers; the
+//! only geometry it draws itself is a charge's path to contact (`table::contact`).
 //!
 //! Presets for screenshots (read at start):
 //! - `OTP_FIRE="Firer>Target"`: select the firer, fire mode on, the pointer on the target (its
 //!   odds preview shows). `OTP_FIRE="Firer>Target!"` chooses it instead (the pinned panel with
 //!   the Fire! button).
 //! - `OTP_CHARGE="Attacker>Target"` (and `!`): the same in charge mode.
-//! - `OTP_AMMO=ball|canister`: the artillery ammunition chosen.
+//! - `OTP_AMMO=ball|canister`: the engine's choice whose label starts with it (a gun's
+//!   ammunition).
 //!
 //! Saves to try them on (`/tmp/otp-fire-preview.ron`, `-fire-report`, `-charge-preview`,
 //! `-charge-report`) are written by `cargo test --release --lib
@@ -40,13 +42,11 @@ use super::overlays::Overlays;
 use super::session::{Applied, Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops};
 use super::{UiSet, fonts_ready};
-use crate::rules::otp::charts::{Ammo, Source};
-use crate::rules::otp::engine::charge::ChargePreview;
-use crate::rules::otp::engine::{Action, ChargeOptions, Game, Refusal};
-use crate::rules::otp::fire::FirePreview;
-use crate::scenario::model::Arm;
+use crate::rules::action::Action;
+use crate::rules::cite::Source;
+use crate::rules::engine::{Aim, Choice, Engine, Factor, Preview, PreviewBlock};
+use crate::rules::report::Refusal;
 use crate::scenario::spawn::Unit;
-use crate::table::aspect::AttackZone;
 use crate::table::footprint::Footprint;
 
 /// Which targeting mode is on.
@@ -56,6 +56,16 @@ pub(crate) enum Mode {
     Off,
     Fire,
     Charge,
+}
+
+impl Mode {
+    fn aim(self) -> Option<Aim> {
+        match self {
+            Mode::Off => None,
+            Mode::Fire => Some(Aim::Fire),
+            Mode::Charge => Some(Aim::Charge),
+        }
+    }
 }
 
 /// What the keys and buttons ask of fire and charge targeting (other panels' keys may send
@@ -72,11 +82,10 @@ pub enum AimCommand {
     StepBack,
 }
 
-/// The engine's answer for one enemy unit.
+/// The engine's answer for one enemy unit: the chosen action's preview, or its refusal.
 #[derive(Clone, Debug)]
 pub(crate) enum Verdict {
-    Fire(Box<FirePreview>),
-    Charge(Box<ChargePreview>),
+    Preview(Box<Preview>),
     Refused(Refusal),
 }
 
@@ -92,13 +101,20 @@ pub(crate) struct TargetView {
     /// The app entity (the mirror's).
     pub entity: Entity,
     pub name: String,
+    /// The engine's choices against it in this mode (a gun's ammunition, a charge's special
+    /// move…), each with its verdict.
+    pub choices: Vec<Choice>,
+    /// The one shown and sent (an index of `choices`).
+    pub chosen: usize,
     pub verdict: Verdict,
-    /// A charge's attacker in contact, where `table::contact::charge_path` (the engine's
+    /// Allowed, but no throw of the dice can do anything: why (`Engine::futile`).
+    pub futile: Option<String>,
+    /// A charge's attacker in contact, where `table::contact::charge_path` (the table's
     /// geometry) puts it; empty for fire and refused charges.
     pub ghost: Vec<Footprint>,
 }
 
-type Key = (u64, Entity, Mode, Option<Ammo>);
+type Key = (u64, Entity, Mode, Option<String>);
 
 /// Fire and charge targeting.
 #[derive(Resource, Default)]
@@ -106,8 +122,9 @@ pub(crate) struct Targeting {
     pub mode: Mode,
     /// The unit that fires or charges (app entity).
     pub firer: Option<Entity>,
-    /// Artillery's ammunition; None: the engine's choice (canister when allowed, 8.4).
-    pub ammo: Option<Ammo>,
+    /// The choice picked where the engine offers several (a gun's ammunition…): the first
+    /// whose label starts with it; None: the engine's first (its default).
+    pub pick: Option<String>,
     /// The target chosen by a first click, waiting for confirmation.
     pub armed: Option<Entity>,
     /// The last fire or charge order refused, with its rule.
@@ -135,38 +152,56 @@ impl Targeting {
     }
 }
 
-/// The enemy units of `name` still on the table, by name.
-fn enemies(game: &Game, name: &str) -> Vec<String> {
-    let Some(me) = game.unit_entity(name) else { return Vec::new() };
-    let side = game.unit(me).side;
-    game.units().filter(|(e, u)| u.side != side && u.figures > 0 && !game.unit_turn(*e).off_table).map(|(_, u)| u.name.clone()).collect()
+/// One enemy unit as the engine judges it (game entities).
+#[derive(Clone, Debug)]
+pub(crate) struct Judged {
+    pub target: Entity,
+    pub name: String,
+    pub choices: Vec<Choice>,
+    pub chosen: usize,
+    pub verdict: Verdict,
+    pub futile: Option<String>,
 }
 
-/// Every enemy unit with the engine's fire preview or refusal (8.x, 3.1–3.3).
-pub(crate) fn fire_targets(game: &Game, firer: &str, ammo: Option<Ammo>) -> Vec<(String, Result<FirePreview, Refusal>)> {
-    let judge = |t: String| {
-        let r = game.fire_preview(firer, &t, ammo);
-        (t, r)
-    };
-    enemies(game, firer).into_iter().map(judge).collect()
-}
-
-/// Every enemy unit with the engine's charge preview or refusal (6.8–6.11, 9.x).
-pub(crate) fn charge_targets(game: &Game, attacker: &str) -> Vec<(String, Result<ChargePreview, Refusal>)> {
-    let judge = |t: String| {
-        let r = game.charge_preview(attacker, &t, ChargeOptions::default());
-        (t, r)
-    };
-    enemies(game, attacker).into_iter().map(judge).collect()
-}
-
-/// The order a confirmed target sends.
-pub(crate) fn order_for(mode: Mode, unit: &str, target: &str, ammo: Option<Ammo>) -> Option<Action> {
-    match mode {
-        Mode::Fire => Some(Action::Fire { unit: unit.into(), target: target.into(), ammo }),
-        Mode::Charge => Some(Action::Charge { unit: unit.into(), target: target.into() }),
-        Mode::Off => None,
+/// The engine's choices against `target` in this aim, and the one picked (the first whose label
+/// starts with `pick`, else the engine's first); None when it offers none.
+fn choices_against(engine: &dyn Engine, firer: Entity, target: Entity, aim: Aim, pick: Option<&str>) -> Option<(Vec<Choice>, usize)> {
+    let choices: Vec<Choice> = engine.target_choices(firer, target).into_iter().filter(|c| engine.aim_of(&c.action) == Some(aim)).collect();
+    if choices.is_empty() {
+        return None;
     }
+    let chosen = pick.and_then(|p| choices.iter().position(|c| c.label.starts_with(p))).unwrap_or(0);
+    Some((choices, chosen))
+}
+
+/// Every enemy unit the engine offers `firer` a choice against in this aim, with the chosen
+/// choice's preview or refusal (game entities).
+pub(crate) fn judge_targets(engine: &dyn Engine, firer: Entity, aim: Aim, pick: Option<&str>) -> Vec<Judged> {
+    let world = engine.world();
+    let Some(side) = world.get::<Unit>(firer).map(|u| u.side) else { return Vec::new() };
+    let Some(mut units) = world.try_query::<(Entity, &Unit)>() else { return Vec::new() };
+    let enemies: Vec<(Entity, String)> = units.iter(world).filter(|(_, u)| u.side != side).map(|(e, u)| (e, u.name.clone())).collect();
+    enemies
+        .into_iter()
+        .filter_map(|(target, name)| {
+            let (choices, chosen) = choices_against(engine, firer, target, aim, pick)?;
+            let action = &choices[chosen].action;
+            let verdict = match choices[chosen].verdict.clone().and_then(|()| engine.preview(action)) {
+                Ok(Some(p)) => Verdict::Preview(Box::new(p)),
+                // Allowed, with no dice to preview.
+                Ok(None) => Verdict::Preview(Box::new(Preview { title: format!("{} — {name}", choices[chosen].label), blocks: Vec::new() })),
+                Err(r) => Verdict::Refused(r),
+            };
+            let futile = if verdict.eligible() { engine.futile(action) } else { None };
+            Some(Judged { target, name, choices, chosen, verdict, futile })
+        })
+        .collect()
+}
+
+/// The order that sends an engine action. `Order` carries On to Philadelphia's words until the
+/// session holds any engine; then this is `Order(action)`.
+fn order_of(session: &Session, action: &Action) -> Option<Order> {
+    session.game.own_words(action).ok().map(Order)
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -199,14 +234,18 @@ pub(crate) fn keyboard(mut keys: ResMut<ButtonInput<KeyCode>>, t: Res<Targeting>
 }
 
 /// Carry out the targeting commands, from the keys or any panel.
-pub(crate) fn aim(mut commands: MessageReader<AimCommand>, mut t: ResMut<Targeting>, selection: Res<Selection>, units: Query<(Entity, &Unit)>, mut orders: MessageWriter<Order>) {
+pub(crate) fn aim(mut commands: MessageReader<AimCommand>, mut t: ResMut<Targeting>, selection: Res<Selection>, session: Option<Res<Session>>, mut orders: MessageWriter<Order>) {
     for c in commands.read() {
         match c {
             AimCommand::Fire | AimCommand::Charge => {
                 t.set_mode(if *c == AimCommand::Fire { Mode::Fire } else { Mode::Charge });
                 t.firer = selection.unit;
             }
-            AimCommand::Confirm => confirm(&mut t, &units, &mut orders),
+            AimCommand::Confirm => {
+                if let Some(session) = &session {
+                    confirm(&t, session, &mut orders);
+                }
+            }
             AimCommand::StepBack if t.armed.is_some() || t.refusal.is_some() => {
                 t.armed = None;
                 t.refusal = None;
@@ -218,9 +257,11 @@ pub(crate) fn aim(mut commands: MessageReader<AimCommand>, mut t: ResMut<Targeti
 
 /// A fire or charge order's outcome: applied ends the mode, the firer still selected (it has
 /// done its fire or charge: nothing is left to aim); refused shows why.
-fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut t: ResMut<Targeting>, mut selection: ResMut<Selection>) {
+fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refused>, mut t: ResMut<Targeting>, mut selection: ResMut<Selection>, session: Option<Res<Session>>) {
+    let Some(session) = session else { return };
+    let engine = session.engine();
     for Applied(report) in applied.read() {
-        if t.mode != Mode::Off && matches!(report.action.as_otp(), Some(Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. })) {
+        if t.mode != Mode::Off && engine.aim_of(&report.action).is_some() {
             t.armed = None;
             t.refusal = None;
             t.mode = Mode::Off;
@@ -230,8 +271,10 @@ fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refu
         }
     }
     for r in refused.read() {
-        if matches!(r.action, Action::Fire { .. } | Action::Charge { .. } | Action::ChargeWith { .. }) {
-            t.refusal = Some((r.action.to_string(), r.refusal.clone()));
+        // (`Refused` carries On to Philadelphia's words until the session holds any engine.)
+        let action = Action::Otp(r.action.clone());
+        if engine.aim_of(&action).is_some() {
+            t.refusal = Some((action.to_string(), r.refusal.clone()));
         }
     }
 }
@@ -250,11 +293,8 @@ fn presets(mut t: ResMut<Targeting>) {
             None => eprintln!("{var}={text:?}: expected \"Firer>Target\"; ignored"),
         }
     }
-    match std::env::var("OTP_AMMO").map(|s| s.to_lowercase()).as_deref() {
-        Ok("ball") => t.ammo = Some(Ammo::Ball),
-        Ok("canister") => t.ammo = Some(Ammo::Canister),
-        Ok(other) => eprintln!("OTP_AMMO={other:?}: expected ball or canister; ignored"),
-        Err(_) => {}
+    if let Ok(pick) = std::env::var("OTP_AMMO") {
+        t.pick = Some(pick.trim().to_lowercase());
     }
 }
 
@@ -286,10 +326,9 @@ fn targeting(
     // engine allows the fire or charge.
     if let Some((mode, a, b, arm)) = t.preset.take() {
         let find = |n: &str| units.iter().find(|(_, u)| u.name.eq_ignore_ascii_case(n)).map(|(e, _)| e);
-        let allowed = match mode {
-            Mode::Fire => session.game.fire_preview(&a, &b, t.ammo).is_ok(),
-            Mode::Charge => session.game.charge_preview(&a, &b, ChargeOptions::default()).is_ok(),
-            Mode::Off => true,
+        let allowed = match (find(&a).and_then(|e| session.game_entity(e)), find(&b).and_then(|e| session.game_entity(e)), mode.aim()) {
+            (Some(f), Some(g), Some(aim)) => choices_against(session.engine(), f, g, aim, t.pick.as_deref()).is_some_and(|(c, i)| c[i].allowed()),
+            _ => true,
         };
         match (find(&a), find(&b)) {
             (Some(_), Some(_)) if !allowed => t.preset = Some((mode, a, b, arm)),
@@ -344,7 +383,7 @@ fn targeting(
                     selection.unit = t.firer;
                     if first_pass && t.target(h).is_some_and(|x| x.verdict.eligible()) {
                         if t.armed == Some(h) {
-                            confirm(t, &units, &mut orders);
+                            confirm(t, &session, &mut orders);
                         } else {
                             t.armed = Some(h);
                             t.refusal = None;
@@ -414,64 +453,57 @@ fn targeting(
     }
     toolbar(&ctx, &view, t, &units);
     if t.mode != Mode::Off {
-        pinned(&ctx, &view, t, &troops, &units, &mut orders);
+        pinned(&ctx, &view, t, &troops, &units, &session, &mut orders);
     }
     Ok(())
 }
 
-/// Ask the engine again when the game, the firer, the mode or the ammunition changed.
+
+/// Ask the engine again when the game, the firer, the mode or the pick changed.
 fn refresh(t: &mut Targeting, session: &Session, units: &Query<(Entity, &Unit)>) {
-    let Some(firer) = t.firer else {
+    let (Some(firer), Some(aim)) = (t.firer, t.mode.aim()) else {
         t.cache = None;
         return;
     };
-    let key: Key = (session.revision, firer, t.mode, t.ammo);
+    let key: Key = (session.revision, firer, t.mode, t.pick.clone());
     if t.cache.as_ref().is_some_and(|(k, _)| *k == key) {
         return;
     }
     let Ok((_, u)) = units.get(firer) else { return };
-    let entity_of = |name: &str| units.iter().find(|(_, u)| u.name == name).map(|(e, _)| e);
-    let list: Vec<TargetView> = match t.mode {
-        Mode::Fire => fire_targets(&session.game, &u.name, t.ammo)
-            .into_iter()
-            .filter_map(|(n, r)| Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Fire(Box::new(p))).unwrap_or_else(Verdict::Refused), ghost: Vec::new() }))
-            .collect(),
-        Mode::Charge => {
-            let situation = crate::table::situation::Situation::from_world(session.game.world());
-            let ghost = |t: &str| -> Vec<Footprint> {
-                match (situation.find(&u.name), situation.find(t)) {
-                    (Ok(a), Ok(b)) => crate::table::contact::charge_path(&situation, a, b).stands,
-                    _ => Vec::new(),
-                }
-            };
-            charge_targets(&session.game, &u.name)
-                .into_iter()
-                .filter_map(|(n, r)| {
-                    let ghost = if r.is_ok() { ghost(&n) } else { Vec::new() };
-                    Some(TargetView { entity: entity_of(&n)?, name: n, verdict: r.map(|p| Verdict::Charge(Box::new(p))).unwrap_or_else(Verdict::Refused), ghost })
-                })
-                .collect()
+    let Some(game_firer) = session.game_entity(firer) else { return };
+    let engine = session.engine();
+    let situation = (aim == Aim::Charge).then(|| crate::table::situation::Situation::from_world(engine.world()));
+    let ghost = |target: &str| -> Vec<Footprint> {
+        let Some(situation) = &situation else { return Vec::new() };
+        match (situation.find(&u.name), situation.find(target)) {
+            (Ok(a), Ok(b)) => crate::table::contact::charge_path(situation, a, b).stands,
+            _ => Vec::new(),
         }
-        Mode::Off => Vec::new(),
     };
+    let list: Vec<TargetView> = judge_targets(engine, game_firer, aim, t.pick.as_deref())
+        .into_iter()
+        .filter_map(|j| {
+            let ghost = if j.verdict.eligible() { ghost(&j.name) } else { Vec::new() };
+            Some(TargetView { entity: session.app_entity(j.target)?, name: j.name, choices: j.choices, chosen: j.chosen, verdict: j.verdict, futile: j.futile, ghost })
+        })
+        .collect();
     if t.armed.is_some_and(|a| !list.iter().any(|x| x.entity == a && x.verdict.eligible())) {
         t.armed = None;
     }
     t.cache = Some((key, list));
 }
 
-fn confirm(t: &mut Targeting, units: &Query<(Entity, &Unit)>, orders: &mut MessageWriter<Order>) {
-    let name = |e: Option<Entity>| e.and_then(|e| units.get(e).ok()).map(|(_, u)| u.name.clone());
-    if let (Some(f), Some(g)) = (name(t.firer), name(t.armed))
-        && let Some(action) = order_for(t.mode, &f, &g, t.ammo)
+/// Send the chosen choice's action at the chosen target (asked of the engine afresh).
+fn confirm(t: &Targeting, session: &Session, orders: &mut MessageWriter<Order>) {
+    let game = |e: Option<Entity>| e.and_then(|e| session.game_entity(e));
+    if let (Some(f), Some(g), Some(aim)) = (game(t.firer), game(t.armed), t.mode.aim())
+        && let Some((choices, i)) = choices_against(session.engine(), f, g, aim, t.pick.as_deref())
+        && let Some(order) = order_of(session, &choices[i].action)
     {
-        orders.write(Order(action));
+        orders.write(order);
     }
 }
 
-/// Eligible targets outlined warm (the chosen one heavier), the others dimmed; for a charge,
-/// the attacker's stands where the charge puts them in contact (dashed), for the target under
-/// the pointer or chosen.
 fn paint_targets(painter: &egui::Painter, view: &View, t: &Targeting, troops: &Troops, hovered: Option<Entity>) {
     let mut out = Vec::new();
     let from = t.firer.and_then(|e| unit_centre(troops, e));
@@ -508,37 +540,38 @@ fn paint_targets(painter: &egui::Painter, view: &View, t: &Targeting, troops: &T
     painter.extend(out);
 }
 
+
 fn pct(p: f64) -> String {
     let v = 100.0 * p;
     if v > 0.0 && v < 0.1 { "<0.1%".into() } else { format!("{v:.1}%") }
 }
 
-fn human(name: &str) -> String {
-    name.replace('_', " ")
-}
-
-/// A modifier row: value, name and rule; the chart's words, what on the table gave it and the
-/// number's provenance on hover (and in weak text when the tooltip cannot be hovered).
-#[allow(clippy::too_many_arguments)]
-fn modifier_row(ui: &mut egui::Ui, interactive: bool, value: i32, name: &str, rule: &str, label: &str, detail: Option<&str>, provenance: &Source) {
-    let mut quote = format!("OTP {rule} {}: {value:+}\n{label}", human(name));
-    if let Some(d) = detail {
-        quote.push_str(&format!("\nhere: {d}"));
+/// A factor row: value, name and rule; the chart's words, what on the table gave it and the
+/// number's provenance on hover (and the measurement in weak text when the tooltip cannot be
+/// hovered).
+fn factor_row(ui: &mut egui::Ui, interactive: bool, f: &Factor) {
+    let reconstructed = match &f.source {
+        Some(Source::Reconstructed { why }) => Some(format!("reconstructed: {why}")),
+        _ => None,
+    };
+    let mut quote = format!("{} {}: {}", f.rule, f.name, f.value);
+    if let Some(d) = &f.detail {
+        quote.push_str(&format!("\n{d}"));
     }
-    if provenance.is_reconstructed() {
-        quote.push_str(&format!("\n{}", provenance.cited(crate::rules::cite::RuleSetId::Otp)));
+    if let Some(r) = &reconstructed {
+        quote.push_str(&format!("\n{r}"));
     }
     ui.horizontal(|ui| {
-        ui.label(RichText::new(format!("{value:+}")).monospace().strong());
-        let r = ui.label(RichText::new(human(name)));
-        ui.label(RichText::new(format!("OTP {rule}")).weak());
-        if provenance.is_reconstructed() {
-            ui.label(RichText::new("†").weak()).on_hover_text(provenance.cited(crate::rules::cite::RuleSetId::Otp));
+        ui.label(RichText::new(&f.value).monospace().strong());
+        let r = ui.label(RichText::new(&f.name));
+        ui.label(RichText::new(&f.rule).weak());
+        if let Some(why) = &reconstructed {
+            ui.label(RichText::new("†").weak()).on_hover_text(why);
         }
         if interactive {
             r.on_hover_text(quote);
-        } else if let Some(d) = detail {
-            ui.label(RichText::new(d).weak().small());
+        } else if let Some(here) = f.detail.as_deref().and_then(|d| d.lines().find_map(|l| l.strip_prefix("here: "))) {
+            ui.label(RichText::new(here).weak().small());
         }
     });
 }
@@ -548,127 +581,77 @@ fn heading(ui: &mut egui::Ui, text: &str) {
     ui.label(RichText::new(text).strong().color(Color32::from_rgb(236, 228, 200)));
 }
 
-/// The preview of one target: the engine's refusal, or the odds with every modifier.
+/// The preview of one target: the engine's refusal, or its preview.
 pub(crate) fn preview_ui(ui: &mut egui::Ui, firer: &str, target: &TargetView, interactive: bool) {
     match &target.verdict {
         Verdict::Refused(r) => {
             ui.label(RichText::new(format!("{firer} at {}", target.name)).strong().size(15.0));
-            ui.label(RichText::new(format!("Not allowed (OTP {}): {}", r.rule, r.reason)).color(REFUSED_TEXT));
+            ui.label(RichText::new(format!("Not allowed ({}): {}", r.cite(), r.reason)).color(REFUSED_TEXT));
         }
-        Verdict::Fire(p) => fire_ui(ui, p, interactive),
-        Verdict::Charge(p) => charge_ui(ui, firer, &target.name, p, interactive),
-    }
-}
-
-fn fire_ui(ui: &mut egui::Ui, p: &FirePreview, interactive: bool) {
-    let ammo = match p.shot.ammo {
-        Some(Ammo::Ball) => " — ball",
-        Some(Ammo::Canister) => " — canister",
-        None => "",
-    };
-    ui.label(RichText::new(format!("{} fires at {}{ammo}", p.shot.firer, p.shot.target)).strong().size(15.0));
-    // (The pinned panel says it by its button.)
-    if !interactive && let Some(why) = cannot_hit(p) {
-        ui.label(RichText::new(format!("Cannot hit. {why}")).strong().color(REFUSED_TEXT));
-    }
-    let g = &p.geometry;
-    let band = g.band.map(|b| format!(", {} range", format!("{b:?}").to_lowercase())).unwrap_or_default();
-    let stands = if g.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", g.stands.len()) };
-    ui.label(format!("Range {:.1}\"{band} · {stands} fire, {} figure(s) · chart column: {} (OTP 8.1)", g.range, g.figures, p.column.label));
-    if let Some(v) = &p.visibility {
-        ui.label(RichText::new(format!("Woods on the sight line: {}; {:?} woods' visibility {}AD{:+}\" — {} nothing seen (OTP 8.7)", v.on_line_text(), v.woods, v.dice, v.plus, pct(v.not_visible))).color(Color32::from_rgb(255, 205, 90)));
-    }
-    heading(ui, "Result (D10 + modifiers, FIRE COMBAT chart)");
-    let best = p.outcomes.iter().map(|o| o.probability).fold(0.0, f64::max).max(1e-9);
-    egui::Grid::new("fire_odds").num_columns(3).spacing([10.0, 2.0]).show(ui, |ui| {
-        for o in p.outcomes.iter().rev() {
-            let colour = if o.kills > 0 { Color32::from_rgb(255, 150, 130) } else if o.morale_marker { Color32::from_rgb(250, 210, 40) } else { Color32::from_gray(200) };
-            ui.label(RichText::new(pct(o.probability)).monospace().strong().color(colour));
-            let (r, _) = ui.allocate_exact_size(egui::vec2(90.0, 10.0), egui::Sense::hover());
-            ui.painter().rect_filled(egui::Rect::from_min_size(r.min, egui::vec2(90.0 * (o.probability / best) as f32, 10.0)), 2.0, colour.gamma_multiply(0.8));
-            let marker = if o.morale_marker { " + Morale Marker" } else { "" };
-            ui.label(format!("{}{marker}  ({} in {})", o.label, o.ways, o.out_of));
-            ui.end_row();
-        }
-    });
-    for c in &p.commander_casualties {
-        ui.label(RichText::new(format!("{} — {} ({}) a casualty (OTP 8.16)", pct(c.probability), c.commander, c.unit)).color(Color32::from_rgb(255, 150, 130)));
-    }
-    heading(ui, &format!("Modifiers: total {:+} (low rolls are good for the firer)", p.total_modifier));
-    if p.modifiers.is_empty() {
-        ui.label(RichText::new("none").weak());
-    }
-    for m in &p.modifiers {
-        modifier_row(ui, interactive, m.value, &m.name, &m.rule, &m.label, m.detail.as_deref(), &m.provenance);
-    }
-    if p.uses_initial_volley {
-        ui.label(RichText::new("Fires its initial volley (OTP 8.5)").weak());
-    }
-}
-
-fn zone_text(z: AttackZone) -> &'static str {
-    match z {
-        AttackZone::Front => "front attack",
-        AttackZone::Flank => "flank attack (closes automatically, ×2 in melee)",
-        AttackZone::Rear => "rear attack (closes automatically, ×3 in melee)",
-    }
-}
-
-fn charge_ui(ui: &mut egui::Ui, attacker: &str, target: &str, p: &ChargePreview, interactive: bool) {
-    ui.label(RichText::new(format!("{attacker} charges {target}")).strong().size(15.0));
-    ui.label(format!("{} · charge move {:.1}\" (judged from where {attacker} starts, OTP 9.1)", zone_text(p.zone), p.distance));
-    let c = &p.closure;
-    heading(ui, "Closure (OTP 9.1)");
-    if c.automatic {
-        ui.label(RichText::new("Closes automatically: 100%").strong());
-    } else {
-        let roll = crate::rules::otp::engine::describe::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
-        ui.label(RichText::new(format!("Closes on a {roll}: {}", pct(c.probability))).strong());
-        for m in &c.modifiers {
-            modifier_row(ui, interactive, m.value, &m.name, &m.rule, &m.label, m.detail.as_deref(), &m.provenance);
-        }
-    }
-    heading(ui, "Melee values if it closes (OTP 9.8–9.14)");
-    ui.columns(2, |cols| {
-        for (col, (side, title)) in cols.iter_mut().zip([(&p.melee.attacker, "Attacker"), (&p.melee.defender, "Defender")]) {
-            col.label(RichText::new(format!("{title}: {}", side.total)).strong());
-            for v in &side.units {
-                let mult: String = v.multipliers.iter().map(|m| format!(" ×{}", m.factor)).collect();
-                col.label(RichText::new(&v.name).color(Color32::from_gray(225)));
-                let r = col.label(RichText::new(format!("{} fig × CV {}{mult} = {}", v.figures, v.modified_cv, v.value)).color(Color32::from_gray(225)));
-                if interactive {
-                    let mut tip = format!("{} figure(s) in combat (OTP {}: {})\nCV {} modified to {}", v.figures, v.figures_rule, v.figures_note, v.cv, v.modified_cv);
-                    for m in &v.modifiers {
-                        tip.push_str(&format!("\n{:+} {} (OTP {})", m.value, human(&m.name), m.rule));
-                    }
-                    for m in &v.multipliers {
-                        tip.push_str(&format!("\n×{} {} (OTP {})", m.factor, m.label, m.rule));
-                    }
-                    r.on_hover_text(tip);
-                }
+        Verdict::Preview(p) => {
+            ui.label(RichText::new(&p.title).strong().size(15.0));
+            // (The pinned panel says it by its button.)
+            if !interactive && let Some(why) = &target.futile {
+                ui.label(RichText::new(format!("Cannot hit. {why}")).strong().color(REFUSED_TEXT));
+            }
+            for (i, b) in p.blocks.iter().enumerate() {
+                block_ui(ui, b, i, interactive);
             }
         }
-    });
-    let o = &p.outcomes;
-    heading(ui, "Melee odds (each side adds a D10; ties re-roll)");
-    ui.label(format!("Attacker wins {} · bonus move (2:1 or better, OTP 6.10) {}", pct(o.attacker_wins), pct(o.bonus_move)));
-    egui::Grid::new("melee_odds").num_columns(4).spacing([10.0, 1.0]).striped(true).show(ui, |ui| {
-        for h in ["chance", "winner", "ratio", "loser"] {
-            ui.label(RichText::new(h).weak().small());
+    }
+}
+
+/// Facts on one line, each rule said once where the next fact's differs.
+fn facts_line(b: &PreviewBlock) -> String {
+    let mut out = String::new();
+    for (i, f) in b.facts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(" · ");
         }
-        ui.end_row();
-        let mut rows: Vec<_> = o.rows.iter().filter(|r| r.probability >= 0.005).collect();
-        rows.sort_by(|a, b| b.probability.total_cmp(&a.probability));
-        for r in rows.into_iter().take(8) {
-            ui.label(RichText::new(pct(r.probability)).monospace());
-            ui.label(format!("{:?}", r.winner).to_lowercase());
-            ui.label(&r.ratio);
-            let mean: f64 = r.loser_losses.iter().map(|(n, p)| *n as f64 * p).sum();
-            ui.label(format!("loses ~{mean:.1} fig, retreats {}", r.loser_retreat_moves));
-            ui.end_row();
+        out.push_str(&f.text);
+        if b.facts.get(i + 1).is_none_or(|next| next.rule != f.rule) && !f.rule.is_empty() {
+            out.push_str(&format!(" ({})", f.rule));
         }
-    });
-    ui.label(RichText::new("Before closing fire, reactions and countercharges (9.4, 9.5, 9.7).").weak().small());
+    }
+    out
+}
+
+/// Most odds rows shown; the rest are summed in one line.
+const ODDS_ROWS: usize = 8;
+
+/// One block of a preview: its heading, its facts, the odds of its outcomes as bars, its factors.
+fn block_ui(ui: &mut egui::Ui, b: &PreviewBlock, index: usize, interactive: bool) {
+    if !b.heading.is_empty() {
+        heading(ui, &b.heading);
+    }
+    if !b.facts.is_empty() {
+        ui.label(facts_line(b));
+    }
+    if !b.odds.is_empty() {
+        let best = b.odds.iter().map(|o| o.chance).fold(0.0, f64::max).max(1e-9);
+        let shown: Vec<_> = b.odds.iter().filter(|o| o.chance >= 0.005 || b.odds.len() <= ODDS_ROWS).take(ODDS_ROWS).collect();
+        let colour = Color32::from_rgb(250, 210, 40);
+        egui::Grid::new(("preview_odds", index)).num_columns(3).spacing([10.0, 2.0]).show(ui, |ui| {
+            for o in &shown {
+                ui.label(RichText::new(pct(o.chance)).monospace().strong().color(colour));
+                let (r, _) = ui.allocate_exact_size(egui::vec2(90.0, 10.0), egui::Sense::hover());
+                ui.painter().rect_filled(egui::Rect::from_min_size(r.min, egui::vec2(90.0 * (o.chance / best) as f32, 10.0)), 2.0, colour.gamma_multiply(0.8));
+                ui.add(egui::Label::new(&o.outcome).wrap());
+                ui.end_row();
+            }
+        });
+        let rest = b.odds.len() - shown.len();
+        if rest > 0 {
+            let p: f64 = b.odds.iter().map(|o| o.chance).sum::<f64>() - shown.iter().map(|o| o.chance).sum::<f64>();
+            ui.label(RichText::new(format!("… {rest} other result(s): {}", pct(p))).weak().small());
+        }
+    }
+    for f in &b.factors {
+        factor_row(ui, interactive, f);
+    }
+    if !b.heading.is_empty() && b.facts.is_empty() && b.odds.is_empty() && b.factors.is_empty() {
+        ui.label(RichText::new("none").weak());
+    }
 }
 
 /// A unit's centre on the table (the mean of its stands' centres).
@@ -704,9 +687,10 @@ fn beside(ctx: &egui::Context, view: &View, id: egui::Id, at: egui::Pos2, half: 
     candidates.iter().copied().find(|c| room(c) >= size.x * size.y - 1.0).unwrap_or_else(|| candidates.iter().copied().max_by(|a, b| room(a).total_cmp(&room(b))).unwrap_or(candidates[0]))
 }
 
-/// The chosen target's preview, pinned beside it with the confirm button (and artillery's
-/// choice of ammunition), until fired, cancelled or another target is chosen.
-fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, units: &Query<(Entity, &Unit)>, orders: &mut MessageWriter<Order>) {
+
+/// The chosen target's preview, pinned beside it with the confirm button (and the engine's other
+/// choices, such as a gun's ammunition), until fired, cancelled or another target is chosen.
+fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, units: &Query<(Entity, &Unit)>, session: &Session, orders: &mut MessageWriter<Order>) {
     let Some(armed) = t.armed.and_then(|a| t.target(a)).cloned() else { return };
     let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.clone());
     let Some(firer) = firer else { return };
@@ -725,22 +709,25 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
                 preview_ui(ui, &firer.name, &armed, true);
             });
             ui.separator();
-            if t.mode == Mode::Fire && matches!(firer.arm, Arm::Artillery { .. }) {
-                ui.horizontal(|ui| {
-                    ui.label("Ammunition (8.4):");
-                    for (choice, text) in [(None, "best"), (Some(Ammo::Ball), "ball"), (Some(Ammo::Canister), "canister")] {
-                        if ui.selectable_label(t.ammo == choice, text).on_hover_text("best: canister when the target is at short range and canister is allowed, else ball").clicked() {
-                            t.ammo = choice;
+            // The engine's choices against this target (a gun's ammunition, a charge's special
+            // move), each greyed with its refusal.
+            if armed.choices.len() > 1 {
+                ui.horizontal_wrapped(|ui| {
+                    for (i, c) in armed.choices.iter().enumerate() {
+                        let text = if c.allowed() { RichText::new(&c.label) } else { RichText::new(&c.label).weak() };
+                        let r = ui.selectable_label(i == armed.chosen, text);
+                        let r = match &c.verdict {
+                            Err(why) => r.on_hover_text(format!("Not allowed ({}): {}", why.cite(), why.reason)),
+                            Ok(()) => r,
+                        };
+                        if r.clicked() {
+                            t.pick = Some(c.label.clone());
                         }
                     }
                 });
             }
             let verb = if t.mode == Mode::Fire { "fire" } else { "charge" };
-            let hopeless = match &armed.verdict {
-                Verdict::Fire(p) => cannot_hit(p),
-                _ => None,
-            };
-            match &hopeless {
+            match &armed.futile {
                 Some(why) => {
                     ui.label(RichText::new("This fire cannot hit.").strong().color(REFUSED_TEXT));
                     ui.label(RichText::new(why).color(REFUSED_TEXT));
@@ -750,13 +737,13 @@ fn pinned(ctx: &egui::Context, view: &View, t: &mut Targeting, troops: &Troops, 
                 }
             }
             ui.horizontal(|ui| {
-                let what = match (t.mode, &hopeless) {
+                let what = match (t.mode, &armed.futile) {
                     (Mode::Fire, Some(_)) => RichText::new("Fire anyway (no effect)"),
                     (Mode::Fire, None) => RichText::new("🔥 Fire!").strong().color(TARGET),
                     _ => RichText::new("⚔ Charge!").strong().color(TARGET),
                 };
                 if ui.button(what).clicked() {
-                    confirm(t, units, orders);
+                    confirm(t, session, orders);
                 }
                 if ui.button("Cancel (Esc)").clicked() {
                     t.armed = None;
@@ -797,21 +784,6 @@ pub(crate) fn place_choice(table: egui::Rect, screen: egui::Rect, size: egui::Ve
     candidates.iter().copied().find(|c| covered(c) == 0.0).unwrap_or_else(|| candidates.iter().copied().min_by(|a, b| covered(a).total_cmp(&covered(b))).unwrap_or(candidates[0]))
 }
 
-/// 8.1, 8.2: a shot none of whose results does anything (no kill, no Morale Marker): why, in
-/// the rules' words; None when some result hits.
-pub(crate) fn cannot_hit(p: &FirePreview) -> Option<String> {
-    let hits: f64 = p.outcomes.iter().filter(|o| o.kills > 0 || o.morale_marker).map(|o| o.probability).sum();
-    if hits > 0.0 {
-        return None;
-    }
-    if p.visibility.as_ref().is_some_and(|v| v.not_visible >= 1.0) {
-        return Some(format!("The woods on the sight line hide {} from every throw of the visibility dice (OTP 8.7).", p.shot.target));
-    }
-    Some(format!(
-        "With modifiers totalling {:+}, every D10 (read 0–9, OTP 1.0) reads \"no effect\" in column {} of the FIRE COMBAT chart (OTP 8.1): {} figure(s) at {:.1}\" cannot hurt {}.",
-        p.total_modifier, p.column.label, p.geometry.figures, p.geometry.range, p.shot.target
-    ))
-}
 
 /// The small floating toolbar at the table's lower left: the two modes, what to do, and the
 /// last refusal.
@@ -831,7 +803,7 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
                 ui.set_max_width(330.0);
                 if t.mode != Mode::Off {
                     if let Some((action, r)) = &t.refusal {
-                        ui.label(RichText::new(format!("{action}: refused (OTP {}): {}", r.rule, r.reason)).color(REFUSED_TEXT));
+                        ui.label(RichText::new(format!("{action}: refused ({}): {}", r.cite(), r.reason)).color(REFUSED_TEXT));
                     }
                     let what = if t.mode == Mode::Fire { "fire on" } else { "charge" };
                     let line = match &firer {
@@ -840,7 +812,7 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
                             let n = t.targets().iter().filter(|x| x.verdict.eligible()).count();
                             if n == 0 {
                                 let why = t.targets().first().and_then(|x| match &x.verdict {
-                                    Verdict::Refused(r) if t.targets().iter().all(|y| matches!(&y.verdict, Verdict::Refused(s) if s == r)) => Some(format!(" (OTP {}: {})", r.rule, r.reason)),
+                                    Verdict::Refused(r) if t.targets().iter().all(|y| matches!(&y.verdict, Verdict::Refused(s) if s == r)) => Some(format!(" ({}: {})", r.cite(), r.reason)),
                                     _ => None,
                                 });
                                 format!("{}: no enemy it may {what}{}", u.name, why.unwrap_or_default())
@@ -852,10 +824,10 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
                     ui.label(RichText::new(line).color(Color32::from_rgb(250, 238, 170)));
                 }
                 ui.horizontal(|ui| {
-                    if ui.selectable_label(t.mode == Mode::Fire, "🎯 Fire (X)").on_hover_text("Choose a target for the selected unit's fire: the engine's odds for each (8.x)").clicked() {
+                    if ui.selectable_label(t.mode == Mode::Fire, "🎯 Fire (X)").on_hover_text("Choose a target for the selected unit's fire: the engine's odds for each").clicked() {
                         t.set_mode(Mode::Fire);
                     }
-                    if ui.selectable_label(t.mode == Mode::Charge, "⚔ Charge (C)").on_hover_text("Choose an enemy to charge: closure and melee odds (9.x)").clicked() {
+                    if ui.selectable_label(t.mode == Mode::Charge, "⚔ Charge (C)").on_hover_text("Choose an enemy to charge: closure and melee odds").clicked() {
                         t.set_mode(Mode::Charge);
                     }
                 });
@@ -863,67 +835,85 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
         });
 }
 
+
 #[cfg(test)]
 mod tests {
     use bevy::ecs::system::RunSystemOnce;
 
     use super::*;
+    // The games are set up in On to Philadelphia's words (its chits decide who is phasing);
+    // the views are driven through the engine interface only.
     use crate::rules::otp::engine::testing::{activate, ok, teaching};
-    use crate::rules::otp::fire::FireTable;
+    use crate::rules::otp::engine::{Action as OtpAction, Game};
     use crate::scenario::spawn::MoraleMarker;
-    use crate::table::fire::{FireOptions, eligibility};
     use crate::table::movement::MoveStep;
 
     /// Howard's Continentals phasing, the Delaware lights 3" forward: in musket range of the
     /// 71st Light Company (as in tests/engine.rs).
     fn in_range(seed: u64) -> Game {
         let mut g = teaching(seed);
-        ok(&mut g, Action::StartGame);
+        ok(&mut g, OtpAction::StartGame);
         activate(&mut g, "Howard's Continentals");
-        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
+        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
         g
     }
 
-    fn allowed(list: &[(String, Result<FirePreview, Refusal>)]) -> Vec<String> {
-        let mut v: Vec<String> = list.iter().filter(|(_, r)| r.is_ok()).map(|(n, _)| n.clone()).collect();
+    fn entity(engine: &dyn Engine, name: &str) -> Entity {
+        let world = engine.world();
+        world.try_query::<(Entity, &Unit)>().unwrap().iter(world).find(|(_, u)| u.name == name).map(|(e, _)| e).expect("unit")
+    }
+
+    fn allowed(list: &[Judged]) -> Vec<String> {
+        let mut v: Vec<String> = list.iter().filter(|j| j.verdict.eligible()).map(|j| j.name.clone()).collect();
         v.sort();
         v
     }
 
     // OTP 8.1, 3.1–3.3, 4.3: fire mode outlines exactly the enemies the engine lets the unit fire
-    // on; each is in the eligibility matrix with figures that bear and see; a unit of a brigade
-    // that is not phasing may fire on none, each refusal carrying its rule.
+    // on, each verdict `check`'s own; a unit of a brigade that is not phasing may fire on none,
+    // each refusal carrying its rule.
     #[test]
     fn fire_mode_targets_are_the_engines() {
         let g = in_range(3);
-        let firer = "Delaware Light Infantry";
-        let list = fire_targets(&g, firer, None);
-        let ok_targets = allowed(&list);
-        assert!(ok_targets.contains(&"71st Light Company".to_string()), "{list:?}");
-        assert!(g.may_fire(g.unit_entity(firer).unwrap()));
-        let table = FireTable::from_world(g.world());
-        let s = &table.situation;
-        let matrix = eligibility(s, FireOptions::default());
-        let f = s.find(firer).unwrap();
-        for t in &ok_targets {
-            let ti = s.find(t).unwrap();
-            assert!(matrix.iter().any(|e| e.firer == f && e.target == ti && e.figures_firing > 0), "{t} allowed but not eligible");
-        }
+        let engine: &dyn Engine = &g;
+        let firer = entity(engine, "Delaware Light Infantry");
+        let list = judge_targets(engine, firer, Aim::Fire, None);
+        assert!(allowed(&list).contains(&"71st Light Company".to_string()), "{list:?}");
         // Every enemy is listed, the friends none.
-        let side = g.unit(g.unit_entity(firer).unwrap()).side;
-        let enemies = g.units().filter(|(_, u)| u.side != side).count();
+        let world = engine.world();
+        let side = world.get::<Unit>(firer).unwrap().side;
+        let enemies = world.try_query::<&Unit>().unwrap().iter(world).filter(|u| u.side != side).count();
         assert_eq!(list.len(), enemies);
-        for (n, r) in &list {
-            assert_eq!(r.is_ok(), g.fire_preview(firer, n, None).is_ok());
-            if let Err(r) = r {
+        for j in &list {
+            let c = &j.choices[j.chosen];
+            assert_eq!(engine.aim_of(&c.action), Some(Aim::Fire));
+            assert_eq!(c.verdict, engine.check(&c.action), "the choice is judged by check");
+            assert_eq!(j.verdict.eligible(), c.verdict.is_ok());
+            if let Verdict::Refused(r) = &j.verdict {
+                assert_eq!(Err(r.clone()), engine.check(&c.action));
                 assert!(!r.rule.is_empty() && !r.reason.is_empty());
             }
         }
         // OTP 4.3: not the phasing brigade: nothing outlined.
-        let other = "33rd Foot";
-        assert!(!g.may_fire(g.unit_entity(other).unwrap()));
-        let list = fire_targets(&g, other, None);
-        assert!(!list.is_empty() && list.iter().all(|(_, r)| r.as_ref().is_err_and(|r| r.rule == "4.3")), "{list:?}");
+        let other = entity(engine, "33rd Foot");
+        let list = judge_targets(engine, other, Aim::Fire, None);
+        assert!(!list.is_empty() && list.iter().all(|j| matches!(&j.verdict, Verdict::Refused(r) if r.rule == "4.3")), "{list:?}");
+    }
+
+    // OTP 8.4: a gun's ammunition is the engine's choice: one choice per ammunition besides its
+    // default, and the pick (`OTP_AMMO`) chooses among them by label.
+    #[test]
+    fn artillery_chooses_its_ammunition_among_the_engines_choices() {
+        let g = in_range(3);
+        let engine: &dyn Engine = &g;
+        let guns = entity(engine, "Continental Artillery");
+        let target = entity(engine, "71st Light Company");
+        let (choices, chosen) = choices_against(engine, guns, target, Aim::Fire, None).unwrap();
+        assert_eq!((choices.len(), chosen), (3, 0), "{choices:?}");
+        let (_, ball) = choices_against(engine, guns, target, Aim::Fire, Some("ball")).unwrap();
+        assert!(choices[ball].label.starts_with("ball"));
+        let (_, musket) = choices_against(engine, entity(engine, "Delaware Light Infantry"), target, Aim::Fire, Some("ball")).unwrap();
+        assert_eq!(musket, 0, "no such choice: the engine's first");
     }
 
     fn app(game: Game) -> App {
@@ -951,13 +941,12 @@ mod tests {
         w.query::<(Entity, &Unit, Has<MoraleMarker>)>().iter(w).find(|(_, u, _)| u.name == name).map(|(e, u, m)| (e, u.clone(), m)).expect("unit")
     }
 
-    fn confirm_now(t: ResMut<Targeting>, units: Query<(Entity, &Unit)>, mut orders: MessageWriter<Order>) {
-        let mut t = t;
-        confirm(&mut t, &units, &mut orders);
+    fn confirm_now(t: Res<Targeting>, session: Res<Session>, mut orders: MessageWriter<Order>) {
+        confirm(&t, &session, &mut orders);
     }
 
-    // OTP 8.1, 8.2: confirming a chosen target sends exactly `Action::Fire`; the mirrored table
-    // then shows what the report says (figures left, the Morale Marker).
+    // OTP 8.1, 8.2: confirming a chosen target sends exactly the engine's fire choice; the
+    // mirrored table then shows what the report says (figures left, the Morale Marker).
     #[test]
     fn confirming_fires_and_the_table_shows_the_report() {
         let mut hits = 0;
@@ -965,7 +954,7 @@ mod tests {
             let mut app = app(in_range(seed));
             let (firer, _, _) = app_unit(&mut app, "Delaware Light Infantry");
             let (target, before, _) = app_unit(&mut app, "71st Light Company");
-            let n = app.world().resource::<Session>().game.actions().len();
+            let n = app.world().resource::<Session>().engine().action_count();
             {
                 let mut t = app.world_mut().resource_mut::<Targeting>();
                 t.mode = Mode::Fire;
@@ -975,8 +964,8 @@ mod tests {
             app.world_mut().run_system_once(confirm_now).unwrap();
             app.update();
             let s = app.world().resource::<Session>();
-            assert_eq!(s.game.actions().len(), n + 1, "{:?}", s.last_refusal);
-            assert_eq!(s.game.actions().last(), Some(&Action::Fire { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into(), ammo: None }));
+            assert_eq!(s.engine().action_count(), n + 1, "{:?}", s.last_refusal);
+            assert_eq!(s.engine().actions().last(), Some(&Action::Otp(OtpAction::fire("Delaware Light Infantry", "71st Light Company"))));
             let report = s.last_report.clone().expect("a report");
             assert!(app.world().resource::<Targeting>().armed.is_none(), "applied: the choice is spent");
             let (_, after, marker) = app_unit(&mut app, "71st Light Company");
@@ -1007,7 +996,8 @@ mod tests {
         app.world_mut().write_message(AimCommand::Confirm);
         app.update();
         app.update();
-        assert!(matches!(app.world().resource::<Session>().game.actions().last(), Some(Action::Fire { .. })));
+        let s = app.world().resource::<Session>();
+        assert_eq!(s.engine().actions().last().and_then(|a| s.engine().aim_of(a)), Some(Aim::Fire));
         let t = app.world().resource::<Targeting>();
         assert_eq!((t.mode, t.armed), (Mode::Off, None), "the mode ends with the shot");
         assert_eq!(app.world().resource::<Selection>().unit, Some(firer), "the firer stays selected");
@@ -1044,64 +1034,69 @@ mod tests {
         assert!(!me.intersects(target) && screen.contains_rect(me), "{me:?}");
     }
 
-    // OTP 8.1, 8.2, 1.0: a shot none of whose results hurts says so, and why, in the rules' words
-    // (the D10 read 0–9); a shot that can hit does not.
+    // OTP 8.1: a shot that can hit is not futile, and its preview's facts are drawn on one
+    // line with each rule once.
     #[test]
-    fn a_shot_that_cannot_hit_says_why() {
+    fn a_shot_that_can_hit_is_not_futile() {
         let g = in_range(3);
-        let p = g.fire_preview("Delaware Light Infantry", "71st Light Company", None).unwrap();
-        assert!(p.outcomes.iter().any(|o| o.kills > 0 && o.probability > 0.0), "this one can hit");
-        assert_eq!(cannot_hit(&p), None);
-        let mut hopeless = p.clone();
-        for o in &mut hopeless.outcomes {
-            o.probability = if o.kills > 0 || o.morale_marker { 0.0 } else { 1.0 };
-        }
-        let why = cannot_hit(&hopeless).expect("cannot hit");
-        assert!(why.contains("0–9") && why.contains(&p.column.label) && why.contains("no effect"), "{why}");
+        let engine: &dyn Engine = &g;
+        let list = judge_targets(engine, entity(engine, "Delaware Light Infantry"), Aim::Fire, None);
+        let j = list.iter().find(|j| j.name == "71st Light Company").unwrap();
+        assert_eq!(j.futile, None);
+        let Verdict::Preview(p) = &j.verdict else { panic!("allowed") };
+        let line = facts_line(&p.blocks[0]);
+        assert!(line.starts_with("Range ") && line.matches("(OTP 8.1)").count() == 1, "{line}");
     }
 
     // A refused charge (or fire) shows its rule in the toolbar; nothing changes.
     #[test]
     fn a_refused_order_is_shown_with_its_rule() {
         let mut app = app(in_range(1));
-        let n = app.world().resource::<Session>().game.actions().len();
+        let n = app.world().resource::<Session>().engine().action_count();
         // OTP 4.3: the 33rd Foot's brigade is not phasing.
-        app.world_mut().write_message(Order(order_for(Mode::Charge, "33rd Foot", "Delaware Light Infantry", None).unwrap()));
+        let charge = Action::Charge { unit: "33rd Foot".into(), target: "Delaware Light Infantry".into() };
+        let order = order_of(app.world().resource::<Session>(), &charge).unwrap();
+        app.world_mut().write_message(order);
         app.update();
         let t = app.world().resource::<Targeting>();
         let (_, r) = t.refusal.clone().expect("the refusal is kept");
-        assert!(!r.rule.is_empty(), "{r}");
-        assert_eq!(app.world().resource::<Session>().game.actions().len(), n);
+        assert_eq!(r.rule, "4.3", "{r:?}");
+        assert_eq!(app.world().resource::<Session>().engine().action_count(), n);
     }
 
     /// Turn 2: the Delaware lights, 2" forward in turn 1, within a charge of the 71st Light Company.
     fn charge_ready(seed: u64) -> Game {
         let mut g = teaching(seed);
-        ok(&mut g, Action::StartGame);
+        ok(&mut g, OtpAction::StartGame);
         activate(&mut g, "Howard's Continentals");
-        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
+        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
         crate::rules::otp::engine::testing::to_rebuilds(&mut g);
-        ok(&mut g, Action::EndTurn);
+        ok(&mut g, OtpAction::EndTurn);
         activate(&mut g, "Howard's Continentals");
         g
     }
 
-    // OTP 9.1, 6.9, 7.2: charge mode outlines exactly what the engine would let the unit charge,
-    // with the closure judged from where the attacker starts; artillery may charge nothing.
+    // OTP 9.1, 6.8, 7.2: charge mode outlines exactly what the engine would let the unit charge;
+    // its choices are the engine's (a plain charge first, a special move to contact), each
+    // greyed with `check`'s refusal; artillery may charge nothing.
     #[test]
     fn charge_mode_targets_are_the_engines() {
         let g = charge_ready(2);
-        let list = charge_targets(&g, "Delaware Light Infantry");
-        let ok_targets: Vec<&String> = list.iter().filter(|(_, r)| r.is_ok()).map(|(n, _)| n).collect();
-        assert_eq!(ok_targets, vec!["71st Light Company"], "{list:?}");
-        let (_, p) = list.iter().find(|(n, _)| n == "71st Light Company").unwrap();
-        let p = p.as_ref().unwrap();
-        assert_eq!(p.zone, AttackZone::Front);
-        assert!(p.closure.probability > 0.0 && p.closure.probability < 1.0 && !p.closure.automatic);
-        for (n, r) in &list {
-            assert_eq!(r.is_ok(), g.charge_preview("Delaware Light Infantry", n, ChargeOptions::default()).is_ok());
+        let engine: &dyn Engine = &g;
+        let list = judge_targets(engine, entity(engine, "Delaware Light Infantry"), Aim::Charge, None);
+        assert_eq!(allowed(&list), vec!["71st Light Company"], "{list:?}");
+        let j = list.iter().find(|j| j.name == "71st Light Company").unwrap();
+        let Verdict::Preview(p) = &j.verdict else { panic!() };
+        assert!(p.blocks.iter().any(|b| b.heading.starts_with("Closure")), "{p:?}");
+        assert!(j.choices.len() >= 2, "a plain charge and a special move: {:?}", j.choices);
+        for j in &list {
+            for c in &j.choices {
+                assert_eq!(engine.aim_of(&c.action), Some(Aim::Charge));
+                assert_eq!(c.verdict, engine.check(&c.action));
+            }
         }
-        assert!(charge_targets(&g, "Continental Artillery").iter().all(|(_, r)| r.as_ref().is_err_and(|r| r.rule == "7.2")));
+        let guns = judge_targets(engine, entity(engine, "Continental Artillery"), Aim::Charge, None);
+        assert!(!guns.is_empty() && guns.iter().all(|j| matches!(&j.verdict, Verdict::Refused(r) if r.rule == "7.2")));
     }
 
     // X and C toggle the modes; Esc drops the chosen target, then leaves the mode, and is not
@@ -1140,7 +1135,7 @@ mod tests {
         g.save(std::path::Path::new("/tmp/otp-fire-preview.ron")).unwrap();
         for seed in 0..20 {
             let mut g = in_range(seed);
-            let r = ok(&mut g, Action::fire("Delaware Light Infantry", "71st Light Company"));
+            let r = ok(&mut g, OtpAction::fire("Delaware Light Infantry", "71st Light Company"));
             if r.changes.iter().any(|c| c.text.contains("kill")) {
                 println!("fire seed {seed}:\n{r}");
                 g.save(std::path::Path::new("/tmp/otp-fire-report.ron")).unwrap();
@@ -1150,13 +1145,13 @@ mod tests {
         // The Delaware lights 2" forward in turn 1; in turn 2 they charge the 71st Light Company.
         for seed in 0..12 {
             let mut g = charge_ready(seed);
-            let p = g.charge_preview("Delaware Light Infantry", "71st Light Company", ChargeOptions::default());
+            let p = g.charge_preview("Delaware Light Infantry", "71st Light Company", Default::default());
             println!("seed {seed}: {:?}", p.as_ref().map(|p| (p.zone, p.closure.probability)));
             if p.is_err() {
                 continue;
             }
             g.save(std::path::Path::new("/tmp/otp-charge-preview.ron")).unwrap();
-            let rep = ok(&mut g, Action::Charge { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() });
+            let rep = ok(&mut g, OtpAction::Charge { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() });
             println!("{rep}");
             g.save(std::path::Path::new("/tmp/otp-charge-report.ron")).unwrap();
             if rep.dice.len() > 3 {
@@ -1165,4 +1160,3 @@ mod tests {
         }
     }
 }
-

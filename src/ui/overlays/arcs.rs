@@ -6,12 +6,12 @@ use bevy_egui::egui::Color32;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{fan, fan_band, fan_edge};
+use crate::rules::engine::RangeBand;
 use crate::scenario::model::Formation;
 use crate::table::arc::{Arc, FireMode, fire_mode};
 use crate::table::fire::canister_masked_by;
-use crate::table::range::{CLOSE_RANGE, artillery_bands, small_arms_range};
+use crate::table::range::CLOSE_RANGE;
 use crate::table::situation::{Situation, UnitInfo};
-
 
 /// The arcs a unit fires through: its own (8.1), or one a stand (5.3, 6.4).
 pub(crate) fn arcs_of(unit: &UnitInfo) -> Vec<Arc> {
@@ -22,29 +22,26 @@ pub(crate) fn arcs_of(unit: &UnitInfo) -> Vec<Arc> {
     }
 }
 
-/// The bands drawn for a unit: (from, to, fill, label). Artillery: short, medium, long (8.4),
-/// each band starting where the last ends, since partial inches round up; small arms: one.
-pub(crate) fn bands(unit: &UnitInfo) -> Vec<(f32, f32, Color32, String)> {
-    if let Some(gun) = unit.gun() {
-        let [s, m, l] = artillery_bands(gun).map(|x| x as f32);
-        return vec![
-            (0.0, s, colours::ARC_FILL[0], format!("short 0–{s}\"")),
-            (s, m, colours::ARC_FILL[1], format!("medium {}–{m}\"", s + 1.0)),
-            (m, l, colours::ARC_FILL[2], format!("long {}–{l}\"", m + 1.0)),
-        ];
-    }
-    match unit.weapon {
-        Some(w) => {
-            let r = small_arms_range(w);
-            vec![(0.0, r, colours::ARC_SMALL_ARMS, format!("{r}\" {}", w.name()))]
-        }
-        None => Vec::new(),
-    }
+/// The bands drawn for a unit, from its fire bands (`Engine::fire_bands`, nearest first):
+/// (from, to, fill, label), each band starting where the last ends (guns: partial inches round
+/// up, 8.4). Guns' bands shade from near to far; small arms have one colour.
+pub(crate) fn bands(unit: &UnitInfo, fire: &[RangeBand]) -> Vec<(f32, f32, Color32, String)> {
+    let mut from = 0.0;
+    fire.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let fill = if unit.gun().is_some() { colours::ARC_FILL[i.min(colours::ARC_FILL.len() - 1)] } else { colours::ARC_SMALL_ARMS };
+            let band = (from, b.reach, fill, b.label.clone());
+            from = b.reach;
+            band
+        })
+        .collect()
 }
 
 /// The arcs overlay for one unit. `main`: the selected unit (labelled in full); otherwise a
-/// lighter drawing for the unit under the pointer, to compare.
-pub(crate) fn scene(s: &Situation, unit: usize, main: bool) -> Scene {
+/// lighter drawing for the unit under the pointer, to compare. `fire`: its fire bands
+/// (`Engine::fire_bands`).
+pub(crate) fn scene(s: &Situation, unit: usize, main: bool, fire: &[RangeBand]) -> Scene {
     let mut out = Scene::default();
     let u = s.unit(unit);
     let Some(head) = u.stands.first() else { return out };
@@ -60,7 +57,7 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool) -> Scene {
         }
         return out;
     }
-    let list = bands(u);
+    let list = bands(u, fire);
     if list.is_empty() {
         return out;
     }
@@ -126,18 +123,28 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::cite::RuleSetId;
     use crate::scenario::model::{Arm, GunSize, UnitType, Weapon};
     use crate::table::range::artillery_band;
     use crate::ui::overlays::testing::{table, v};
+
+    /// The fire bands the engine gives a unit of the teaching battle.
+    fn fire_bands(unit: &str) -> Vec<RangeBand> {
+        let engine = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let world = engine.world();
+        let e = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == unit).unwrap().0;
+        engine.fire_bands(e)
+    }
 
     #[test]
     fn artillery_bands_meet_where_the_rules_change_band() {
         // OTP 8.4, medium guns: short 0-9", medium 10-18", long 19-24"; 9 1/4" is medium range.
         let guns = UnitInfo::battery("Guns", 0, GunSize::Medium, 2, Formation::Unlimbered, v(20.0, 10.0), 0.0);
-        let b = bands(&guns);
+        let b = bands(&guns, &fire_bands("Continental Artillery"));
         let edges: Vec<(f32, f32)> = b.iter().map(|x| (x.0, x.1)).collect();
         assert_eq!(edges, vec![(0.0, 9.0), (9.0, 18.0), (18.0, 24.0)]);
         assert_eq!(b.iter().map(|x| x.3.as_str()).collect::<Vec<_>>(), ["short 0–9\"", "medium 10–18\"", "long 19–24\""]);
+        assert_eq!(b.iter().map(|x| x.2).collect::<Vec<_>>(), colours::ARC_FILL.to_vec(), "near to far");
         for (r0, r1, ..) in &b {
             let band = artillery_band(GunSize::Medium, (r0 + r1) / 2.0, 0.0);
             assert!(band.is_some());
@@ -149,15 +156,17 @@ mod tests {
     fn skirmishers_get_an_arc_a_stand_and_columns_none() {
         let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, Some(Weapon::Rifle), 6, Formation::Skirmish, v(20.0, 10.0), 0.0);
         assert_eq!(arcs_of(&lights).len(), lights.stands.len());
-        assert_eq!(bands(&lights)[0].1, 9.0, "rifles 9\" (8.3)");
+        assert_eq!(bands(&lights, &fire_bands("Virginia Riflemen"))[0].1, 9.0, "rifles 9\" (8.3)");
+        let musket = fire_bands("1st Maryland");
         let column = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
         assert!(arcs_of(&column).is_empty());
         let s = table(vec![column]);
-        let sc = scene(&s, 0, true);
+        let sc = scene(&s, 0, true, &musket);
         assert!(sc.under.is_empty() && sc.tags[0].text.contains("8.13"));
         let line = UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0);
         let s = table(vec![line]);
-        let sc = scene(&s, 0, true);
+        let sc = scene(&s, 0, true, &musket);
         assert!(sc.tags.iter().any(|t| t.text == "6\" musket"));
+        assert!(scene(&s, 0, true, &[]).under.is_empty(), "no fire bands: nothing shaded");
     }
 }

@@ -187,6 +187,17 @@ pub(crate) struct Teach<'w> {
 }
 
 impl Teach<'_> {
+    /// The engine and its entity for an app unit, if a game is on.
+    fn engine_unit(&self, unit: Option<Entity>) -> Option<(&dyn crate::rules::engine::Engine, Entity)> {
+        let session = self.session.as_ref()?;
+        Some((session.engine(), session.game_entity(unit?)?))
+    }
+
+    /// The unit's fire bands, as its rule set gives them (none without a game).
+    fn fire_bands(&self, unit: Option<Entity>) -> Vec<crate::rules::engine::RangeBand> {
+        self.engine_unit(unit).map(|(engine, e)| engine.fire_bands(e)).unwrap_or_default()
+    }
+
     /// A left press on the selected unit starts a move drag: an order in a game when the unit
     /// is the phasing brigade's, else a try-out with the Movement overlay on.
     pub fn start_drag(&mut self, selected: Option<Entity>, at: Vec2, shift: bool) -> bool {
@@ -311,11 +322,11 @@ impl Teach<'_> {
                     envelope = movement::envelope(s, i, &info);
                 }
                 if o.arcs {
-                    sc.extend(arcs::scene(s, i, true));
+                    sc.extend(arcs::scene(s, i, true, &self.fire_bands(selected)));
                 }
             }
             if let Some(j) = self.snapshot.unit(compare) {
-                sc.extend(arcs::scene(s, j, false));
+                sc.extend(arcs::scene(s, j, false, &self.fire_bands(compare)));
             }
             self.cache.base = Some((key, sc));
             let tags = Scene { tags: std::mem::take(&mut envelope.tags), ..Default::default() };
@@ -332,7 +343,8 @@ impl Teach<'_> {
                 let key: SightKey = (generation, a, b, o.ball);
                 if self.cache.sight.as_ref().is_none_or(|(k, _)| *k != key) {
                     changed = true;
-                    let v = sight::view(s, f, t, o.ball);
+                    let enfilade = self.engine_unit(selected).map(|(engine, e)| engine.enfilade_factors(e, o.ball)).unwrap_or_default();
+                    let v = sight::view(s, f, t, o.ball, enfilade);
                     let sc = sight::scene(&v);
                     self.cache.sight = Some((key, Some((v, sc))));
                 }

@@ -10,7 +10,7 @@
 use bevy::math::Vec2;
 
 use super::scene::{Prim, Scene, Tag, colours};
-use crate::rules::otp::charts::{Charts, FireModifierId};
+use crate::rules::engine::Factor;
 use crate::scenario::model::{GunSize, Weapon};
 use crate::table::arc::{FireMode, fire_mode};
 use crate::table::fire::{FireOptions, canister_masked_by, fire_geometry};
@@ -53,6 +53,9 @@ pub(crate) struct SightView {
     pub stands: usize,
     pub masked: Vec<String>,
     pub ball: bool,
+    /// What enfilade adds to the firer's fire, as its rule set's chart prints it
+    /// (`Engine::enfilade_factors`).
+    pub enfilade: Vec<Factor>,
 }
 
 /// Points on the target a sight line may reach: the corners, and along every edge at most 1"
@@ -101,8 +104,9 @@ fn entry(s: &Situation, name: &str, a: Vec2, b: Vec2) -> Option<Vec2> {
     best.map(|t| a.lerp(b, t))
 }
 
-/// The sight overlay's answers for `firer` looking at `target`.
-pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool) -> SightView {
+/// The sight overlay's answers for `firer` looking at `target`; `enfilade`: what enfilade
+/// adds to its fire (`Engine::enfilade_factors`).
+pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool, enfilade: Vec<Factor>) -> SightView {
     let (fu, tu) = (s.unit(firer), s.unit(target));
     let opts = FireOptions { ball, ..Default::default() };
     let g = fire_geometry(s, firer, target, opts);
@@ -137,6 +141,7 @@ pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool) -> Si
         stands: fu.stands.len(),
         masked: if fu.gun().is_some() { canister_masked_by(s, firer) } else { Vec::new() },
         ball,
+        enfilade,
     }
 }
 
@@ -217,11 +222,9 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
         rows.push((Mark::Info, format!("{:.1}\" of woods ({}): under 1\", no visibility roll (8.7)", g.woods_in, named.join("; "))));
     }
     if g.enfilade {
-        // The values are the FIRE chart's (8.11), so a player's own charts show here too.
-        let f = &Charts::embedded().fire;
-        let (small, ball) = (f.modifier(FireModifierId::Enfilade), f.modifier(FireModifierId::EnfiladeBall));
-        let what = if v.gun.is_some() && v.ball { format!("{ball:+} ball") } else { format!("{small:+} small arms and canister, {ball:+} ball") };
-        rows.push((Mark::Yes, format!("enfilade: {what} (8.11)")));
+        // The values are the engine's chart's (8.11), so a player's own charts show here too.
+        let what: Vec<String> = v.enfilade.iter().map(|f| format!("{} {}", f.value, f.name)).collect();
+        rows.push((Mark::Yes, if what.is_empty() { "enfilade (8.11)".to_string() } else { format!("enfilade: {} (8.11)", what.join(", ")) }));
     } else {
         rows.push((Mark::No, "no enfilade: in front of the target's front line (8.11)".into()));
     }
@@ -298,7 +301,7 @@ mod tests {
         let target = UnitInfo::foot("Target", 1, 8, Formation::Line, p(20.0, 15.0), 180.0);
         let blocker = UnitInfo::foot("Blocker", 0, 24, Formation::Line, p(20.0, 13.375), 0.0);
         let s = table(vec![firer, target, blocker]);
-        let v = view(&s, 0, 1, false);
+        let v = view(&s, 0, 1, false, Vec::new());
         assert_eq!(v.lines.len(), 2);
         for l in &v.lines {
             assert!(!l.clear && l.bears);
@@ -319,11 +322,18 @@ mod tests {
         let firer = UnitInfo::foot("Firer", 0, 8, Formation::Line, p(20.0, 10.0), 0.0);
         let target = UnitInfo::foot("Target", 1, 8, Formation::Line, p(17.5, 14.0), 270.0);
         let s = table(vec![firer, target]);
-        let v = view(&s, 0, 1, false);
+        // What enfilade adds is the engine's (its FIRE chart's) for a musket-armed unit.
+        let engine = crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let world = engine.world();
+        let musket = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == "1st Maryland").unwrap().0;
+        let factors = engine.enfilade_factors(musket, false);
+        assert_eq!(factors.len(), 2, "small arms and canister; ball");
+        let v = view(&s, 0, 1, false, factors.clone());
         assert!(v.lines.iter().all(|l| l.clear && l.block.is_none()));
         let rows = readout(&v);
         let has = |m: Mark, s: &str| rows.iter().any(|(k, t)| *k == m && t.contains(s));
-        assert!(has(Mark::Yes, "enfilade") && has(Mark::Yes, "close range") && has(Mark::Yes, "line of sight clear"), "{rows:?}");
+        let enfilade = format!("enfilade: {} {}, {} {} (8.11)", factors[0].value, factors[0].name, factors[1].value, factors[1].name);
+        assert!(has(Mark::Yes, &enfilade) && has(Mark::Yes, "close range") && has(Mark::Yes, "line of sight clear"), "{rows:?}");
         assert!(has(Mark::Yes, "within 6\" musket range (8.3)"), "{rows:?}");
     }
 
@@ -334,7 +344,7 @@ mod tests {
         let s = Situation::from_scenario(&crate::scenario::default_scenario());
         let f = s.find("Continental Artillery").unwrap();
         let t = s.find("23rd Foot").unwrap();
-        let v = view(&s, f, t, false);
+        let v = view(&s, f, t, false, Vec::new());
         let rows = readout(&v);
         assert!(rows.iter().any(|(m, t)| *m == Mark::Warn && t.contains("visibility roll needed (8.7)")), "{rows:?}");
         assert!(rows.iter().any(|(m, t)| *m == Mark::Yes && t.contains("medium range 10–18\" (8.4)")), "{rows:?}");

@@ -3,9 +3,11 @@
 //! existing checks and previews: the interface adds no rule of its own.
 //!
 //! The views are built in this folder, one file an area: [`sequence`] (the turn, the chit cup,
-//! the sequence's buttons), [`units`] (a unit's choices, movement, sheet, badges, fire bands),
+//! the sequence's buttons), [`units`] (a unit's choices, movement, sheet, badges), [`fire`]
+//! (what a unit may do to an enemy unit, fire bands, the FIRE chart for the dice overlay),
 //! [`preview`] (exact odds of a shot or a charge as preview blocks).
 
+pub mod fire;
 pub mod preview;
 pub mod sequence;
 pub mod units;
@@ -19,8 +21,8 @@ use super::engine::report::refuse;
 use super::engine::{Action as OtpAction, Game, Phase};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Automatic, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow, Badge};
-use crate::rules::report::{Refusal, Report, Summary};
+use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, SequenceView, SheetRow};
+use crate::rules::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
 
@@ -136,6 +138,18 @@ impl Engine for Game {
     }
     fn fire_bands(&self, unit: Entity) -> Vec<RangeBand> {
         self.unit_fire_bands(unit)
+    }
+    fn aim_of(&self, action: &Action) -> Option<Aim> {
+        self.aim(action)
+    }
+    fn futile(&self, action: &Action) -> Option<String> {
+        self.futile_shot(action)
+    }
+    fn chart_grid(&self, report: &Report, read: &ChartRead) -> Option<ChartGrid> {
+        self.fire_chart_grid(report, read)
+    }
+    fn enfilade_factors(&self, unit: Entity, ball: bool) -> Vec<Factor> {
+        self.enfilade_factors_of(unit, ball)
     }
     fn save_text(&self) -> String {
         self.to_save().to_ron()

@@ -5,15 +5,11 @@ use bevy::ecs::entity::Entity;
 
 use super::super::engine::Game;
 use crate::rules::action::Action;
-use crate::rules::engine::{Badge, Choice, Movement, RangeBand, SheetRow};
+use crate::rules::engine::{Badge, Choice, Movement, SheetRow};
 use crate::table::movement::MoveStep;
 
 impl Game {
     pub(super) fn unit_choices_now(&self, _unit: Entity) -> Vec<Choice> {
-        Vec::new()
-    }
-
-    pub(super) fn target_choices_now(&self, _unit: Entity, _target: Entity) -> Vec<Choice> {
         Vec::new()
     }
 
@@ -30,10 +26,6 @@ impl Game {
     }
 
     pub(super) fn unit_badges(&self, _unit: Entity) -> Vec<Badge> {
-        Vec::new()
-    }
-
-    pub(super) fn unit_fire_bands(&self, _unit: Entity) -> Vec<RangeBand> {
         Vec::new()
     }
 }
