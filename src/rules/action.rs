@@ -57,6 +57,31 @@ impl Action {
         }
     }
 
+    /// The units the order names: the one acting first, then its target (the log selects the
+    /// first and centres the view on both).
+    pub fn units_named(&self) -> Vec<&str> {
+        use otp::engine::Action as Otp;
+        match self {
+            Action::Fire { unit, target } | Action::Charge { unit, target } => vec![unit, target],
+            Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
+            Action::Otp(a) => match a {
+                Otp::Fire { unit, target, .. } | Otp::Charge { unit, target } | Otp::ChargeWith { unit, target, .. } => vec![unit, target],
+                Otp::Attach { gun, unit } => vec![gun, unit],
+                Otp::Detach { gun } => vec![gun],
+                Otp::RemoveMarker { unit, .. }
+                | Otp::Move { unit, .. }
+                | Otp::ChangeFormation { unit, .. }
+                | Otp::AttemptRebuild { unit }
+                | Otp::SpecialMove { unit, .. }
+                | Otp::DeployInto { unit, .. }
+                | Otp::Reman { unit }
+                | Otp::JoinUnit { unit, .. } => vec![unit],
+                _ => vec![],
+            },
+            _ => vec![],
+        }
+    }
+
     /// On to Philadelphia's words for it, if they are.
     pub fn as_otp(&self) -> Option<&otp::engine::Action> {
         match self {

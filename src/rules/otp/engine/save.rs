@@ -224,13 +224,7 @@ pub struct Replay {
     pub changed: Vec<String>,
 }
 
-/// The message for a save whose scenario was edited after the game.
-pub fn changed_message(file: &str, changes: &[String]) -> String {
-    format!(
-        "{file}: the scenario in this save is not the one the game was played on ({}); a replay would not be that game",
-        changes.join(", ")
-    )
-}
+pub use crate::rules::engine::changed_message;
 
 /// Load and replay a save. A save whose scenario was edited since the game is refused with what
 /// changed, unless `force`.

@@ -8,6 +8,6 @@ use crate::rules::report::Refusal;
 impl Game {
     pub(super) fn preview_of(&self, action: &OtpAction) -> Result<Option<Preview>, Refusal> {
         self.check(action)?;
-        Ok(None)
+        Ok(self.morale_preview(action))
     }
 }
