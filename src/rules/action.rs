@@ -60,25 +60,19 @@ impl Action {
     /// The units the order names: the one acting first, then its target (the log selects the
     /// first and centres the view on both).
     pub fn units_named(&self) -> Vec<&str> {
-        use otp::engine::Action as Otp;
         match self {
             Action::Fire { unit, target } | Action::Charge { unit, target } => vec![unit, target],
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
-            Action::Otp(a) => match a {
-                Otp::Fire { unit, target, .. } | Otp::Charge { unit, target } | Otp::ChargeWith { unit, target, .. } => vec![unit, target],
-                Otp::Attach { gun, unit } => vec![gun, unit],
-                Otp::Detach { gun } => vec![gun],
-                Otp::RemoveMarker { unit, .. }
-                | Otp::Move { unit, .. }
-                | Otp::ChangeFormation { unit, .. }
-                | Otp::AttemptRebuild { unit }
-                | Otp::SpecialMove { unit, .. }
-                | Otp::DeployInto { unit, .. }
-                | Otp::Reman { unit }
-                | Otp::JoinUnit { unit, .. } => vec![unit],
-                _ => vec![],
-            },
+            Action::Otp(a) => otp_units_named(a),
             _ => vec![],
+        }
+    }
+
+    /// The point on the table a leader is sent to, if the order sends one.
+    pub fn leader_to(&self) -> Option<Vec2> {
+        match self {
+            Action::MoveLeader { to, .. } | Action::Otp(otp::engine::Action::MoveCommander { to, .. }) => Some(*to),
+            _ => None,
         }
     }
 
@@ -88,6 +82,25 @@ impl Action {
             Action::Otp(a) => Some(a),
             _ => None,
         }
+    }
+}
+
+/// The units an order of On to Philadelphia names: the one acting first, then its target.
+pub(crate) fn otp_units_named(a: &otp::engine::Action) -> Vec<&str> {
+    use otp::engine::Action as Otp;
+    match a {
+        Otp::Fire { unit, target, .. } | Otp::Charge { unit, target } | Otp::ChargeWith { unit, target, .. } => vec![unit, target],
+        Otp::Attach { gun, unit } => vec![gun, unit],
+        Otp::Detach { gun } => vec![gun],
+        Otp::RemoveMarker { unit, .. }
+        | Otp::Move { unit, .. }
+        | Otp::ChangeFormation { unit, .. }
+        | Otp::AttemptRebuild { unit }
+        | Otp::SpecialMove { unit, .. }
+        | Otp::DeployInto { unit, .. }
+        | Otp::Reman { unit }
+        | Otp::JoinUnit { unit, .. } => vec![unit],
+        _ => vec![],
     }
 }
 

@@ -59,6 +59,10 @@ pub trait Engine: Send + Sync + 'static {
     fn leader_line(&self, leader: Entity) -> String {
         self.world().get::<crate::scenario::spawn::Commander>(leader).map(|c| c.name.clone()).unwrap_or_default()
     }
+    /// What [`SequenceView::track`] is, as a heading ("The chit cup (4.3)").
+    fn track_heading(&self) -> String {
+        "The order of play".into()
+    }
     /// The step the units' choices among [`Engine::choices`] belong to (a morale step, the
     /// rebuilds): its heading, and what to say when no unit has one. `None` outside such a step.
     fn unit_step(&self) -> Option<UnitStep> {

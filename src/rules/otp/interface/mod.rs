@@ -124,6 +124,9 @@ impl Engine for Game {
     fn leader_line(&self, leader: Entity) -> String {
         self.commander_line(leader)
     }
+    fn track_heading(&self) -> String {
+        "The chit cup (4.3)".into()
+    }
     fn unit_step(&self) -> Option<UnitStep> {
         self.unit_step_now()
     }
