@@ -144,6 +144,7 @@ fn choice_button(ui: &mut egui::Ui, c: &Choice) -> bool {
 
 /// One unit's part in a step of unit choices (a morale step, a rebuild): its name and state,
 /// the odds of its roll, and its buttons.
+#[allow(clippy::too_many_arguments)]
 fn unit_box(ui: &mut egui::Ui, engine: &dyn Engine, e: Entity, choices: &[&Choice], colour: Color32, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
     let Some(u) = engine.world().get::<Unit>(e) else { return };
     let status = engine.unit_status(e);
@@ -670,10 +671,10 @@ fn play_pending(mut pending: ResMut<PendingPlay>, session: Option<Res<Session>>,
 /// The unit's choice a word names: with a commander, the one naming him (a pass); else the
 /// one that rolls (a roll, a rebuild).
 fn chosen<'a>(choices: &'a [Choice], unit: &str, commander: Option<&str>) -> Option<&'a Choice> {
-    let mine = choices.iter().filter(|c| c.about.as_deref() == Some(unit));
+    let mut mine = choices.iter().filter(|c| c.about.as_deref() == Some(unit));
     match commander {
-        Some(name) => mine.filter(|c| !c.rolls).find(|c| c.label.contains(name)),
-        None => mine.filter(|c| c.rolls).next(),
+        Some(name) => mine.find(|c| !c.rolls && c.label.contains(name)),
+        None => mine.find(|c| c.rolls),
     }
 }
 
