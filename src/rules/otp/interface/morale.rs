@@ -62,3 +62,48 @@ impl Game {
         Some(Preview { title: format!("{name} attempts to rebuild (4.4, 11.0)"), blocks: vec![block] })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::otp::charts::Charts;
+    use crate::scenario::model::UnitType;
+
+    fn game(seed: u64) -> Game {
+        Game::new(crate::scenario::default_scenario(), seed, Charts::embedded().clone())
+    }
+
+    // OTP 10.2, 10.3: the odds of a roll to remove the marker are the engine's own, every result
+    // the 2D10 can bring, summing to 1; a re-roll bought with a pass is on the same table.
+    #[test]
+    fn a_morale_roll_previews_the_engines_odds() {
+        let mut g = game(4);
+        g.apply(OtpAction::StartGame).unwrap();
+        g.apply(OtpAction::DrawChit).unwrap();
+        let militia = g.unit_entity("Loyalist Militia").unwrap();
+        let roll = OtpAction::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Roll };
+        let p = g.morale_preview(&roll).expect("a roll has odds");
+        let odds: Vec<(String, f64)> = p.blocks[0].odds.iter().map(|o| (o.outcome.clone(), o.chance)).collect();
+        let engine: Vec<(String, f64)> = g.morale_odds(militia).into_iter().filter(|(_, c)| *c > 0.0).map(|(r, c)| (r.to_string(), c)).collect();
+        assert_eq!(odds, engine);
+        assert!((odds.iter().map(|(_, c)| c).sum::<f64>() - 1.0).abs() < 1e-9);
+        let reroll = OtpAction::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::RerollWithPass { commander: "Lt. Col. Tarleton".into() } };
+        assert_eq!(g.morale_preview(&reroll), Some(p));
+        // 10.4: a pass throws no dice.
+        assert_eq!(g.morale_preview(&OtpAction::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Pass { commander: "Lt. Col. Tarleton".into() } }), None);
+    }
+
+    // OTP 11.0: a rebuild succeeds with the chart's chance for the unit's type, State Line at -1.
+    #[test]
+    fn a_rebuild_previews_the_charts_chance() {
+        let g = game(1);
+        let chart = &g.charts().rebuild;
+        let p = g.morale_preview(&OtpAction::AttemptRebuild { unit: "Virginia State Regiment".into() }).expect("a rebuild has odds");
+        let b = &p.blocks[0];
+        assert_eq!(b.odds[0].chance, chart.chance(UnitType::StateLine));
+        assert!((b.odds.iter().map(|o| o.chance).sum::<f64>() - 1.0).abs() < 1e-9);
+        assert_eq!(b.factors.iter().map(|f| f.value.as_str()).collect::<Vec<_>>(), vec!["-1"]);
+        let line = g.morale_preview(&OtpAction::AttemptRebuild { unit: "23rd Foot".into() }).unwrap();
+        assert!(line.blocks[0].factors.is_empty() && line.blocks[0].odds[0].chance > b.odds[0].chance, "no modifier for Line");
+    }
+}
