@@ -57,6 +57,25 @@ impl Action {
         }
     }
 
+    /// The units the order names: the one acting first, then its target (the log selects the
+    /// first and centres the view on both).
+    pub fn units_named(&self) -> Vec<&str> {
+        match self {
+            Action::Fire { unit, target } | Action::Charge { unit, target } => vec![unit, target],
+            Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
+            Action::Otp(a) => otp_units_named(a),
+            _ => vec![],
+        }
+    }
+
+    /// The point on the table a leader is sent to, if the order sends one.
+    pub fn leader_to(&self) -> Option<Vec2> {
+        match self {
+            Action::MoveLeader { to, .. } | Action::Otp(otp::engine::Action::MoveCommander { to, .. }) => Some(*to),
+            _ => None,
+        }
+    }
+
     /// On to Philadelphia's words for it, if they are.
     pub fn as_otp(&self) -> Option<&otp::engine::Action> {
         match self {
@@ -64,6 +83,21 @@ impl Action {
             _ => None,
         }
     }
+}
+
+/// The units an order of On to Philadelphia names: the one acting first (the unit a commander
+/// joins), then its target (the unit a gun is attached to).
+pub(crate) fn otp_units_named(a: &otp::engine::Action) -> Vec<&str> {
+    use otp::engine::Action as Otp;
+    let acting = match a {
+        Otp::JoinUnit { unit, .. } => Some(unit.as_str()),
+        _ => a.unit(),
+    };
+    let target = match a {
+        Otp::Fire { target, .. } | Otp::Charge { target, .. } | Otp::ChargeWith { target, .. } | Otp::Attach { unit: target, .. } => Some(target.as_str()),
+        _ => None,
+    };
+    acting.into_iter().chain(target).collect()
 }
 
 impl From<otp::engine::Action> for Action {
@@ -91,5 +125,29 @@ impl fmt::Display for Action {
             Action::Answer { prompt, option } => write!(f, "answer {option} to question {prompt}"),
             Action::Otp(a) => a.fmt(f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use otp::engine::Action as Otp;
+
+    // The log selects the first unit an order names and centres on all of them; a leader's
+    // move centres on where he went.
+    #[test]
+    fn orders_name_their_units_acting_first() {
+        let own = |a: Otp| Action::Otp(a);
+        assert_eq!(own(Otp::fire("23rd Foot", "1st Maryland")).units_named(), vec!["23rd Foot", "1st Maryland"]);
+        assert_eq!(own(Otp::Attach { gun: "Royal Artillery".into(), unit: "23rd Foot".into() }).units_named(), vec!["Royal Artillery", "23rd Foot"]);
+        assert_eq!(own(Otp::JoinUnit { commander: "Lt. Col. Webster".into(), unit: "33rd Foot".into() }).units_named(), vec!["33rd Foot"]);
+        assert_eq!(own(Otp::AttemptRebuild { unit: "33rd Foot".into() }).units_named(), vec!["33rd Foot"]);
+        assert!(own(Otp::EndTurn).units_named().is_empty());
+        assert_eq!(Action::Charge { unit: "A".into(), target: "B".into() }.units_named(), vec!["A", "B"]);
+        assert!(Action::Next.units_named().is_empty());
+        let to = Vec2::new(3.0, 4.0);
+        assert_eq!(own(Otp::MoveCommander { commander: "Earl Cornwallis".into(), to }).leader_to(), Some(to));
+        assert_eq!(Action::MoveLeader { leader: "Earl Cornwallis".into(), to }.leader_to(), Some(to));
+        assert_eq!(Action::Next.leader_to(), None);
     }
 }

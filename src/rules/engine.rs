@@ -49,6 +49,32 @@ pub trait Engine: Send + Sync + 'static {
     /// rolls), each greyed with its refusal.
     fn choices(&self) -> Vec<Choice>;
 
+    // ---- the sequence of play, continued: the turn panel, the roster, solo play ----
+    /// What `unit` has done this turn and what holds it, in the rules' words.
+    fn unit_status(&self, _unit: Entity) -> UnitStatus {
+        UnitStatus::default()
+    }
+    /// A leader as the sequence shows him: his name, and what the rules keep for him now
+    /// ("Lt Col Webster — Good, 2 passes left").
+    fn leader_line(&self, leader: Entity) -> String {
+        self.world().get::<crate::scenario::spawn::Commander>(leader).map(|c| c.name.clone()).unwrap_or_default()
+    }
+    /// What [`SequenceView::track`] is, as a heading ("The chit cup (4.3)").
+    fn track_heading(&self) -> String {
+        "The order of play".into()
+    }
+    /// The step the units' choices among [`Engine::choices`] belong to (a morale step, the
+    /// rebuilds): its heading, and what to say when no unit has one. `None` outside such a step.
+    fn unit_step(&self) -> Option<UnitStep> {
+        None
+    }
+    /// Solo play: may the automatic player go on ([`Action::Next`]) for its sides while the
+    /// others are played by hand? Yes where going on takes nothing from anyone (drawing a chit);
+    /// no where it closes a step a person may still act in (starting the game, ending the turn).
+    fn next_is_mechanical(&self) -> bool {
+        false
+    }
+
     // ---- one unit ----
     /// What a unit may do now besides moving, firing and charging (form, deploy, rally, rebuild…),
     /// each greyed with its refusal; empty when it may do nothing.
@@ -202,6 +228,32 @@ impl Choice {
     pub fn allowed(&self) -> bool {
         self.verdict.is_ok()
     }
+}
+
+/// What a unit has done this turn, for the roster and the turn panel.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct UnitStatus {
+    /// In the rules' words, a part each ("Morale Marker: remove it first (10.2)", "moved").
+    pub parts: Vec<String>,
+    /// A marker or state the player must deal with first: the window marks the unit.
+    pub marked: bool,
+    /// It has left the table: it takes no more part.
+    pub gone: bool,
+}
+
+/// A step whose choices are one unit's each (a morale step, the rebuilds).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnitStep {
+    /// "Morale markers (OTP 10.1–10.5)".
+    pub heading: String,
+    /// What to say when no unit has a choice in it.
+    pub none: String,
+}
+
+/// The message for a saved game whose scenario was edited after it was played: a replay would
+/// not be that game.
+pub fn changed_message(file: &str, changes: &[String]) -> String {
+    format!("{file}: the scenario in this save is not the one the game was played on ({}); a replay would not be that game", changes.join(", "))
 }
 
 /// The exact odds of an action before its dice are thrown, in blocks a panel shows in order
@@ -481,11 +533,6 @@ pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), 
         RuleSetId::Tiny => super::tiny::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         _ => Err(header.unplayable(text, file)),
     }
-}
-
-/// The message for a save whose scenario was edited after the game.
-pub fn changed_message(file: &str, changes: &[String]) -> String {
-    format!("{file}: the scenario in this save is not the one the game was played on ({}); a replay would not be that game", changes.join(", "))
 }
 
 /// A replayed save, for `otp replay`: the reports in plain words, and what was edited in its

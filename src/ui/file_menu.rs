@@ -45,7 +45,7 @@ impl SaveDialog {
         self.path = match &session.save_path {
             Some(p) => p.display().to_string(),
             None => {
-                let log = super::log::export_path(None, &session.game.scenario().name);
+                let log = super::log::export_path(None, &session.engine().scenario().name);
                 log.display().to_string().replacen("otp-log-", "otp-save-", 1).replace(".txt", ".ron")
             }
         };
@@ -174,7 +174,7 @@ pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String
     if let Opening::Saved { save, source } = &opening {
         let changed = save.scenario_changes();
         if !changed.is_empty() {
-            let message = crate::rules::otp::engine::save::changed_message(source, &changed);
+            let message = crate::rules::engine::changed_message(source, &changed);
             return Err(format!("{message}; `otp play {source} --force` plays it anyway"));
         }
     }
@@ -247,7 +247,7 @@ pub(crate) fn nearby_scenarios(current: &str) -> Vec<PathBuf> {
 fn confirm_open_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmOpen>, session: Option<Res<Session>>, mut browser: ResMut<Browser>, mut commands: Commands) -> Result {
     let (Some(path), Some(session)) = (confirm.0.clone(), session) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let n = session.game.actions().len();
+    let n = session.engine().action_count();
     let mut choice = None;
     egui::Window::new("Save the game in progress?")
         .order(egui::Order::Foreground)
@@ -256,7 +256,7 @@ fn confirm_open_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmOp
         .default_width(440.0)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            ui.label(format!("{} has {n} action{} not saved to a file. Opening {} puts it away.", session.game.scenario().name, if n == 1 { "" } else { "s" }, path.display()));
+            ui.label(format!("{} has {n} action{} not saved to a file. Opening {} puts it away.", session.engine().scenario().name, if n == 1 { "" } else { "s" }, path.display()));
             ui.add_space(6.0);
             ui.horizontal(|ui| {
                 let save_label = match &session.save_path {
@@ -374,18 +374,19 @@ mod tests {
     // changed, and the table stays as it was.
     #[test]
     fn a_save_of_an_edited_scenario_is_refused_by_open() {
-        use crate::rules::otp::charts::Charts;
-        use crate::rules::otp::engine::{Action, Game};
         let dir = std::env::temp_dir().join(format!("otp-ui-digest-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut game = Game::new(crate::scenario::default_scenario(), 5, Charts::embedded().clone());
-        game.apply(Action::StartGame).unwrap();
-        let mut save = game.to_save();
-        let edited = &mut save.scenario.objectives[0];
-        edited.points += 1;
-        let name = edited.name.clone();
+        let game = started();
+        // The first objective worth a point more in the save's scenario than when it was played.
+        let objective = &game.scenario().objectives[0];
+        let name = objective.name.clone();
+        let text = game.save_text();
+        let at = text.find("objectives:").expect("the objectives in the save");
+        let points = format!("points: {}", objective.points);
+        let from = at + text[at..].find(&points).expect("its points");
+        let edited = format!("{}points: {}{}", &text[..from], objective.points + 1, &text[from + points.len()..]);
         let path = dir.join("edited.ron");
-        std::fs::write(&path, ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default()).unwrap()).unwrap();
+        std::fs::write(&path, edited).unwrap();
         let mut world = World::new();
         spawn_scenario(&mut world, &crate::scenario::default_scenario(), "teaching");
         let before = table_entities(&mut world);
@@ -395,15 +396,19 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// The teaching battle, seed 5, started: one action.
+    fn started() -> Box<dyn crate::rules::engine::Engine> {
+        let mut game = crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 5).unwrap();
+        game.apply(crate::rules::action::Action::Next).unwrap();
+        game
+    }
+
     /// A world with a session whose game has one action (not saved to a file).
     fn playing() -> World {
-        use crate::rules::otp::charts::Charts;
-        use crate::rules::otp::engine::{Action, Game};
         let mut world = World::new();
-        let mut game = Game::new(crate::scenario::default_scenario(), 5, Charts::embedded().clone());
-        game.apply(Action::StartGame).unwrap();
+        let game = started();
         world.insert_resource(Battlefield { scenario: game.scenario().clone(), source: "teaching".into() });
-        world.insert_resource(Session::new(game));
+        world.insert_resource(Session::from_engine(&*game));
         world.init_resource::<OpenDialog>();
         world.init_resource::<ConfirmOpen>();
         world.init_resource::<Settings>();
@@ -419,14 +424,15 @@ mod tests {
         std::fs::write(&other, crate::scenario::DEFAULT_SCENARIO).unwrap();
         let mut world = playing();
         open_or_ask(&mut world, other.clone());
-        assert_eq!(world.resource::<Session>().game.actions().len(), 1, "nothing thrown away yet");
+        assert_eq!(world.resource::<Session>().engine().action_count(), 1, "nothing thrown away yet");
         assert_eq!(world.resource::<ConfirmOpen>().0.as_deref(), Some(other.as_path()), "asked");
         // Save first: the game is in its file, then the other is open, and both are recent.
         let kept = dir.join("kept.ron");
         assert!(save_in_world(&mut world, &kept).is_some());
         open_now(&mut world, other.clone());
-        assert_eq!(crate::rules::otp::engine::Game::load(&kept).unwrap().actions().len(), 1);
-        assert_eq!(world.resource::<Session>().game.actions().len(), 0);
+        let text = std::fs::read_to_string(&kept).unwrap();
+        assert_eq!(crate::rules::engine::load_save(&text, "kept.ron").unwrap().action_count(), 1);
+        assert_eq!(world.resource::<Session>().engine().action_count(), 0);
         assert_eq!(world.resource::<Battlefield>().source, other.display().to_string());
         let recent = &world.resource::<Settings>().recent;
         assert_eq!(recent.len(), 2, "{recent:?}");
@@ -437,7 +443,7 @@ mod tests {
         assert!(save_in_world(&mut world, &saved).is_some());
         open_or_ask(&mut world, other.clone());
         assert!(world.resource::<ConfirmOpen>().0.is_none());
-        assert_eq!(world.resource::<Session>().game.actions().len(), 0);
+        assert_eq!(world.resource::<Session>().engine().action_count(), 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

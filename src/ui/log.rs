@@ -17,7 +17,9 @@ use super::camera::View;
 use super::session::{Refused, Session, SessionCommand};
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui};
-use crate::rules::otp::engine::{Action, Game, Refusal, Report};
+use crate::rules::action::Action;
+use crate::rules::engine::Engine;
+use crate::rules::report::{Refusal, Report};
 use crate::scenario::spawn::Unit;
 use crate::table::footprint::Footprint;
 
@@ -69,7 +71,7 @@ impl GameLog {
     }
 
     /// Follow the game: forget refusals of another game, or of actions taken back.
-    fn follow(&mut self, game: &Game) {
+    fn follow(&mut self, game: &dyn Engine) {
         let id = (game.seed(), game.scenario().name.clone());
         if self.game.as_ref() != Some(&id) {
             self.refusals.clear();
@@ -114,10 +116,11 @@ fn record(mut log: ResMut<GameLog>, session: Option<Res<Session>>, mut refused: 
         log.clear();
     }
     log.revision = session.revision;
-    log.follow(&session.game);
+    let engine = session.engine();
+    log.follow(engine);
     for r in refused.read() {
-        let at = session.game.reports().len();
-        log.refusals.push(LoggedRefusal { at, turn: session.game.turn(), action: r.action.clone(), refusal: r.refusal.clone() });
+        let at = engine.reports().len();
+        log.refusals.push(LoggedRefusal { at, turn: engine.sequence().turn, action: Action::from(r.action.clone()), refusal: r.refusal.clone() });
     }
 }
 
@@ -147,8 +150,8 @@ fn refusal_line(r: &LoggedRefusal) -> String {
 
 /// The whole log as text: the heading `otp replay` prints, every report in plain words and every
 /// refusal where it happened.
-pub(crate) fn log_text(game: &Game, refusals: &[LoggedRefusal]) -> String {
-    let mut text = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.actions().len());
+pub(crate) fn log_text(game: &dyn Engine, refusals: &[LoggedRefusal]) -> String {
+    let mut text = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.action_count());
     for e in entries(game.reports(), refusals) {
         match e {
             Entry::Report(r) => text.push_str(&r.to_string()),
@@ -172,30 +175,15 @@ pub(crate) fn export_path(save: Option<&Path>, scenario: &str) -> PathBuf {
 
 /// Write the log atomically and say where on the status line.
 pub(crate) fn export(session: &mut Session, log: &GameLog, path: &Path) {
-    let text = log_text(&session.game, &log.refusals);
+    let text = log_text(session.engine(), &log.refusals);
     session.status = Some(match crate::scenario::write_atomically(path, &text) {
         Ok(()) => (format!("log written to {}", path.display()), false),
         Err(e) => (format!("could not write the log to {}: {e}", path.display()), true),
     });
 }
 
-/// The units an action names: the one acting first, then its target.
-pub(crate) fn units_named(action: &Action) -> Vec<&str> {
-    match action {
-        Action::Fire { unit, target, .. } | Action::Charge { unit, target } | Action::ChargeWith { unit, target, .. } => vec![unit, target],
-        Action::Attach { gun, unit } => vec![gun, unit],
-        Action::Detach { gun } => vec![gun],
-        Action::RemoveMarker { unit, .. }
-        | Action::Move { unit, .. }
-        | Action::ChangeFormation { unit, .. }
-        | Action::AttemptRebuild { unit }
-        | Action::SpecialMove { unit, .. }
-        | Action::DeployInto { unit, .. }
-        | Action::Reman { unit }
-        | Action::JoinUnit { unit, .. } => vec![unit],
-        _ => vec![],
-    }
-}
+/// For `orders.rs` until it reads the common action: the units an OTP order names.
+pub(crate) use crate::rules::action::otp_units_named as units_named;
 
 /// Select the first unit an action names and centre the view on it and its target (zooming out
 /// if both do not fit). A commander's move centres on where he went.
@@ -205,7 +193,7 @@ fn focus(action: &Action, units: &Query<(Entity, &Unit)>, stands: &Query<&Footpr
         (!c.is_empty()).then(|| c.iter().copied().sum::<Vec2>() / c.len() as f32)
     };
     let mut points = Vec::new();
-    for (i, name) in units_named(action).into_iter().enumerate() {
+    for (i, name) in action.units_named().into_iter().enumerate() {
         if let Some((e, u)) = units.iter().find(|(_, u)| u.name == name) {
             if i == 0 {
                 selection.unit = Some(e);
@@ -213,9 +201,7 @@ fn focus(action: &Action, units: &Query<(Entity, &Unit)>, stands: &Query<&Footpr
             points.extend(centre_of(u));
         }
     }
-    if let Action::MoveCommander { to, .. } = action {
-        points.push(*to);
-    }
+    points.extend(action.leader_to());
     if points.is_empty() {
         return;
     }
@@ -284,7 +270,7 @@ fn report_ui(ui: &mut egui::Ui, r: &Report, details: bool) -> bool {
     let mut lines = text.lines();
     let title = lines.next().unwrap_or_default();
     let (title, rule) = split_rule(title);
-    let named = r.action.as_otp().map(units_named).unwrap_or_default();
+    let named = r.action.units_named();
     let clicked = {
         let j = job(ui, &[(title, Color32::from_rgb(240, 232, 204), true), (rule, RULE, false)], 13.0);
         let resp = ui.add(egui::Label::new(j).wrap().sense(egui::Sense::click()));
@@ -319,7 +305,7 @@ fn refusal_ui(ui: &mut egui::Ui, r: &LoggedRefusal) -> bool {
     let j = job(ui, &[(&head, REFUSED, true)], 13.0);
     let clicked = ui.add(egui::Label::new(j).wrap().sense(egui::Sense::click())).clicked();
     indent(ui, 18, |ui| {
-        let rule = format!("  (OTP {})", r.refusal.rule);
+        let rule = format!("  ({})", r.refusal.cite());
         let j = job(ui, &[(&r.refusal.reason, Color32::from_rgb(255, 170, 160), false), (&rule, RULE, false)], 12.5);
         ui.add(egui::Label::new(j).wrap());
     });
@@ -356,7 +342,7 @@ fn panel(
     let mut focus_on: Option<Action> = None;
     let mut export_now = false;
     // Folded by the player, or nothing to show yet (the table keeps the room).
-    let empty = session.game.reports().is_empty() && log.refusals.is_empty();
+    let empty = session.engine().reports().is_empty() && log.refusals.is_empty();
     let collapsed = log.collapsed || empty;
     let panel = if collapsed {
         egui::Panel::bottom("log_collapsed").resizable(false)
@@ -373,12 +359,12 @@ fn panel(
             if empty {
                 ui.label(RichText::new("Nothing yet: the game's reports appear here as it is played.").weak().italics());
             }
-            let n = session.game.reports().len();
+            let n = session.engine().reports().len();
             ui.label(RichText::new(format!("{n} reports, {} refused", log.refusals.len())).weak().small());
             ui.separator();
             status_ui(ui, &session);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let path = export_path(session.save_path.as_deref(), &session.game.scenario().name);
+                let path = export_path(session.save_path.as_deref(), &session.engine().scenario().name);
                 if ui.button("Export…").on_hover_text(format!("Write the whole log as text to {}", path.display())).clicked() {
                     export_now = true;
                 }
@@ -393,7 +379,7 @@ fn panel(
         }
         ui.separator();
         egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
-            let reports = session.game.reports();
+            let reports = session.engine().reports();
             let all = entries(reports, &log.refusals);
             let skip = all.len().saturating_sub(SHOWN);
             if skip > 0 {
@@ -403,7 +389,7 @@ fn panel(
                 match e {
                     Entry::Report(r) => {
                         if report_ui(ui, r, log.details) {
-                            focus_on = r.action.as_otp().cloned();
+                            focus_on = Some(r.action.clone());
                         }
                     }
                     Entry::Refusal(r) => {
@@ -421,7 +407,7 @@ fn panel(
         focus(&action, &units, &stands, &mut selection, &mut view);
     }
     if export_now {
-        let path = export_path(session.save_path.as_deref(), &session.game.scenario().name);
+        let path = export_path(session.save_path.as_deref(), &session.engine().scenario().name);
         export(&mut session, &log, &path);
     }
     Ok(())
@@ -430,10 +416,15 @@ fn panel(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
+    use crate::ui::session::Order;
+    use crate::rules::cite::RuleSetId;
 
-    fn game() -> Game {
-        Game::new(crate::scenario::default_scenario(), 7, Charts::embedded().clone())
+    fn game() -> Session {
+        Session::from_engine(&*crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap())
+    }
+
+    fn fire() -> Action {
+        Action::Fire { unit: "23rd Foot".into(), target: "Continental Light Dragoons".into() }
     }
 
     /// A headless app with the log following a session, fed through the session's messages.
@@ -443,13 +434,15 @@ mod tests {
             .init_resource::<GameLog>()
             .add_message::<Refused>()
             .add_message::<SessionCommand>()
-            .insert_resource(Session::new(game()))
+            .insert_resource(game())
             .add_systems(PostUpdate, record);
         app.update();
         app
     }
 
+    /// Apply a common action through the session, as an order would.
     fn act(app: &mut App, action: Action) {
+        let Some(Order(action)) = app.world().resource::<Session>().to_order(action) else { panic!("the engine has words for it") };
         let result = app.world_mut().resource_mut::<Session>().apply(action.clone());
         if let Err(refusal) = result {
             app.world_mut().write_message(Refused { action, refusal });
@@ -460,15 +453,15 @@ mod tests {
     #[test]
     fn refusals_are_kept_in_place_and_forgotten_when_taken_back() {
         let mut app = app();
-        // OTP 4.2: nothing is drawn before the game starts.
-        act(&mut app, Action::DrawChit);
-        act(&mut app, Action::StartGame);
-        act(&mut app, Action::DrawChit);
-        act(&mut app, Action::StartGame); // refused: the game has begun
+        // OTP 4.2: nobody fires before the game starts.
+        act(&mut app, fire());
+        act(&mut app, Action::Next);
+        act(&mut app, Action::Next);
+        act(&mut app, Action::Fire { unit: "Nobody".into(), target: "23rd Foot".into() }); // refused: no such unit
         let log = app.world().resource::<GameLog>();
         assert_eq!(log.refusals.len(), 2);
         assert_eq!((log.refusals[0].at, log.refusals[1].at), (0, 2));
-        let text = log_text(&app.world().resource::<Session>().game, &log.refusals);
+        let text = log_text(app.world().resource::<Session>().engine(), &log.refusals);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].contains("seed 7") && lines[0].contains("2 actions"), "{text}");
         assert!(lines[1].contains("refused (OTP 4.2)"), "the first refusal comes before the first report: {text}");
@@ -495,8 +488,9 @@ mod tests {
         assert_eq!(export_path(None, "The Battle of Cowpens, 1781"), PathBuf::from("otp-log-the-battle-of-cowpens-1781.txt"));
         let dir = std::env::temp_dir().join(format!("otp-log-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut session = Session::new(game());
-        session.apply(Action::StartGame).unwrap();
+        let mut session = game();
+        let Some(Order(start)) = session.to_order(Action::Next) else { panic!("a start") };
+        session.apply(start).unwrap();
         let path = export_path(Some(&dir.join("g.ron")), "");
         export(&mut session, &GameLog::default(), &path);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -513,8 +507,8 @@ mod tests {
         assert_eq!(split_rule("a note (not a rule)"), ("a note (not a rule)", ""));
         assert_eq!(split_rule("objectives held: none (0 points)"), ("objectives held: none (0 points)", ""));
         assert_eq!(split_rule("moves (3.1, 6.1)"), ("moves", " (3.1, 6.1)"));
-        assert_eq!(units_named(&Action::fire("23rd Foot", "1st Maryland")), vec!["23rd Foot", "1st Maryland"]);
-        assert!(units_named(&Action::DrawChit).is_empty());
+        assert_eq!(fire().units_named(), vec!["23rd Foot", "Continental Light Dragoons"]);
+        assert!(Action::Next.units_named().is_empty());
     }
 
     #[test]
@@ -527,7 +521,7 @@ mod tests {
         let (units, stands) = state.get(&world).expect("read-only queries");
         let mut selection = Selection::default();
         let mut view = View { rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(600.0, 300.0)), ppi: 60.0, centre: Vec2::ZERO, ..View::default() };
-        focus(&Action::fire("23rd Foot", "Continental Light Dragoons"), &units, &stands, &mut selection, &mut view);
+        focus(&fire(), &units, &stands, &mut selection, &mut view);
         let named = |n: &str| units.iter().find(|(_, u)| u.name == n).expect("a unit of the teaching battle");
         assert_eq!(selection.unit, Some(named("23rd Foot").0), "the acting unit is selected");
         for n in ["23rd Foot", "Continental Light Dragoons"] {
@@ -538,7 +532,7 @@ mod tests {
         }
         // An action naming no unit changes nothing.
         let before = (selection.unit, view.centre);
-        focus(&Action::DrawChit, &units, &stands, &mut selection, &mut view);
+        focus(&Action::Next, &units, &stands, &mut selection, &mut view);
         assert_eq!((selection.unit, view.centre), before);
     }
 
@@ -549,8 +543,14 @@ mod tests {
     fn write_a_long_save() {
         let Ok(path) = std::env::var("OTP_WRITE_LONG_SAVE") else { return };
         let scenario = crate::scenario::load(Path::new("scenarios/cowpens.ron")).expect("the historical scenario");
-        let mut g = Game::new(scenario, 5, Charts::embedded().clone());
-        crate::rules::otp::bot::Bot::new().play(&mut g, |_, _| {});
-        g.save(Path::new(&path)).unwrap();
+        let mut g = crate::rules::engine::open(RuleSetId::Otp, scenario, 5).unwrap();
+        let mut player = g.automatic();
+        while let Some(a) = player.next_action(&*g) {
+            // Refused: go on rather than loop.
+            if g.apply(a).is_err() && g.apply(Action::Next).is_err() {
+                break;
+            }
+        }
+        crate::scenario::write_atomically(Path::new(&path), &g.save_text()).unwrap();
     }
 }

@@ -1,7 +1,7 @@
 //! The roster: every unit of both sides, by side and brigade (chit order), with its strength,
-//! formation, Morale Marker and what it has done this turn; a click selects it and brings it
-//! into view. Drawn in the left panel's Roster tab (F5); N and Shift+N step through the phasing
-//! brigade's units in the same order.
+//! formation, markers and what it has done this turn (`Engine::unit_status`); a click selects it
+//! and brings it into view. Drawn in the left panel's Roster tab (F5); N and Shift+N step
+//! through the acting units (`SequenceView::acting`) in the same order.
 //! A click sends the camera's `CentreOn`.
 
 use bevy::prelude::*;
@@ -10,31 +10,29 @@ use egui::{Color32, RichText};
 
 use super::paint;
 use super::session::Session;
-use super::unit_sheet::formation_name;
-use crate::rules::otp::engine::{Game, UnitTurn};
+use crate::rules::engine::{Engine, UnitStatus};
 use crate::scenario::spawn::{Brigade, Unit, side_colour};
+use crate::table::words::formation;
 
 const MARKER: Color32 = Color32::from_rgb(250, 210, 40);
 const OFF: Color32 = Color32::from_gray(160);
 
-/// The game's units in roster order: side, brigade chit, then scenario order.
-pub(crate) fn roster_order(game: &Game) -> Vec<Entity> {
-    let chit = |u: &Unit| game.world().get::<Brigade>(u.brigade).map_or(u32::MAX, |b| b.chit);
-    let mut units: Vec<(usize, u32, usize, Entity)> = game.units().enumerate().map(|(i, (e, u))| (u.side, chit(u), i, e)).collect();
+/// The game's units in roster order: side, brigade chit, then the order they were set up in.
+pub(crate) fn roster_order(engine: &dyn Engine) -> Vec<Entity> {
+    let world = engine.world();
+    let Some(mut q) = world.try_query::<(Entity, &Unit)>() else { return Vec::new() };
+    let chit = |u: &Unit| world.get::<Brigade>(u.brigade).map_or(u32::MAX, |b| b.chit);
+    let mut units: Vec<(usize, u32, u32, Entity)> = q.iter(world).map(|(e, u)| (u.side, chit(u), e.index_u32(), e)).collect();
     units.sort();
     units.into_iter().map(|(.., e)| e).collect()
 }
 
-/// The unit `step` places after (or before) the selected one, among the phasing brigade's units
-/// (every unit when no brigade is phasing), as an app entity.
+/// The unit `step` places after (or before) the selected one, among the acting units (every
+/// unit when none is acting), as an app entity; never one that has left the table.
 pub(crate) fn next_unit(session: &Session, selected: Option<Entity>, step: i32) -> Option<Entity> {
-    let game = &session.game;
-    let phasing = game.sequence().phasing;
-    let units: Vec<Entity> = roster_order(game)
-        .into_iter()
-        .filter(|&e| phasing.is_none_or(|c| game.world().get::<Brigade>(game.unit(e).brigade).is_some_and(|b| b.chit == c)))
-        .filter(|&e| !game.unit_turn(e).off_table)
-        .collect();
+    let engine = session.engine();
+    let acting = engine.sequence().acting;
+    let units: Vec<Entity> = roster_order(engine).into_iter().filter(|e| acting.is_empty() || acting.contains(e)).filter(|&e| !engine.unit_status(e).gone).collect();
     if units.is_empty() {
         return None;
     }
@@ -48,49 +46,30 @@ pub(crate) fn next_unit(session: &Session, selected: Option<Entity>, step: i32) 
     session.app_entity(units[i as usize])
 }
 
-/// What a unit has done this turn, in the rules' words, and a colour when it needs attention.
-pub(crate) fn unit_state(game: &Game, e: Entity) -> (String, Option<Color32>) {
-    let t: &UnitTurn = game.unit_turn(e);
-    if t.off_table {
-        return ("off the table".into(), Some(OFF));
-    }
-    let mut parts: Vec<String> = Vec::new();
-    if game.has_marker(e) {
-        parts.push(match &t.morale {
-            Some(r) => format!("Morale Marker kept ({})", r.result),
-            None => "Morale Marker: remove it first (10.2)".into(),
-        });
-    } else if let Some(r) = &t.morale {
-        parts.push(format!("rolled {}{}", r.result, if r.rerolled { " on a re-roll" } else { "" }));
-    }
-    if let Some(r) = t.restriction {
-        parts.push(format!("limited: {r}"));
-    }
-    if t.special_move {
-        parts.push("special move".into());
-    }
-    if !t.done.is_empty() {
-        parts.push(t.done.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "));
-    }
-    if parts.is_empty() {
-        parts.push("no operation yet".into());
-    }
-    let colour = game.has_marker(e).then_some(MARKER);
-    (parts.join(" · "), colour)
+/// A unit's status in a line, and a colour when it needs attention (marked) or is gone.
+pub(crate) fn status_line(status: &UnitStatus) -> (String, Option<Color32>) {
+    let colour = if status.gone {
+        Some(OFF)
+    } else {
+        status.marked.then_some(MARKER)
+    };
+    (status.parts.join(" · "), colour)
 }
 
 /// The roster, for the left panel. Returns the unit clicked (an app entity).
 pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<Entity>) -> Option<Entity> {
-    let game = &session.game;
+    let engine = session.engine();
+    let world = engine.world();
+    let acting = engine.sequence().acting;
     let selected = selected.and_then(|a| session.game_entity(a));
     let mut clicked = None;
     let mut last: Option<(usize, u32)> = None;
-    for e in roster_order(game) {
-        let u = game.unit(e);
-        let brigade = game.world().get::<Brigade>(u.brigade);
+    for e in roster_order(engine) {
+        let Some(u) = world.get::<Unit>(e) else { continue };
+        let brigade = world.get::<Brigade>(u.brigade);
         let chit = brigade.map_or(0, |b| b.chit);
         if last.is_none_or(|(s, _)| s != u.side) {
-            let side = &game.scenario().sides[u.side];
+            let side = &engine.scenario().sides[u.side];
             ui.add_space(6.0);
             ui.horizontal(|ui| {
                 let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
@@ -99,16 +78,17 @@ pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<E
             });
         }
         if last != Some((u.side, chit)) {
-            let phasing = game.sequence().phasing == Some(chit);
+            let phasing = acting.iter().any(|&a| world.get::<Unit>(a).is_some_and(|x| x.brigade == u.brigade));
             let name = brigade.map_or("", |b| b.name.as_str());
             let text = RichText::new(format!("Chit {chit}: {name}{}", if phasing { " — phasing" } else { "" })).color(Color32::from_rgb(226, 214, 170));
             ui.label(if phasing { text.strong() } else { text });
         }
         last = Some((u.side, chit));
-        let (state, tint) = unit_state(game, e);
+        let status = engine.unit_status(e);
+        let (state, tint) = status_line(&status);
         ui.horizontal(|ui| {
             ui.add_space(6.0);
-            if game.has_marker(e) {
+            if status.marked {
                 let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
                 ui.painter().circle(r.center(), 5.0, MARKER, egui::Stroke::new(1.0, Color32::from_gray(20)));
             }
@@ -120,7 +100,7 @@ pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<E
         // Strength and formation under the name: a long name never runs into them.
         ui.horizontal(|ui| {
             ui.add_space(18.0);
-            let text = RichText::new(format!("{}/{} figs · {} · {state}", u.figures, u.initial_figures, formation_name(u.formation))).small();
+            let text = RichText::new(format!("{}/{} figs · {} · {state}", u.figures, u.initial_figures, formation(u.formation))).small();
             ui.add(egui::Label::new(match tint {
                 Some(c) => text.color(c),
                 None => text.weak(),
@@ -133,55 +113,98 @@ pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
-    use crate::rules::otp::engine::Action;
+    use crate::rules::action::Action;
+    use crate::rules::cite::RuleSetId;
 
     /// A headless app with the game mirrored, as the window has it.
     fn session(actions: &[Action]) -> App {
-        let mut game = Game::new(crate::scenario::default_scenario(), 4, Charts::embedded().clone());
+        let mut game = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 4).unwrap();
         for a in actions {
             game.apply(a.clone()).unwrap();
         }
         let mut app = App::new();
-        app.add_plugins(MinimalPlugins).insert_resource(Session::new(game));
+        app.add_plugins(MinimalPlugins).insert_resource(Session::from_engine(&*game));
         crate::ui::session::sync_world(app.world_mut());
         app
+    }
+
+    fn unit(engine: &dyn Engine, e: Entity) -> &Unit {
+        engine.world().get::<Unit>(e).expect("a unit")
     }
 
     #[test]
     fn the_roster_lists_every_unit_by_side_and_chit() {
         let app = session(&[]);
-        let s = app.world().resource::<Session>();
-        let order = roster_order(&s.game);
-        assert_eq!(order.len(), s.game.units().count(), "every unit once");
-        let keys: Vec<(usize, u32)> = order.iter().map(|&e| {
-            let u = s.game.unit(e);
-            (u.side, s.game.world().get::<Brigade>(u.brigade).unwrap().chit)
-        }).collect();
+        let engine = app.world().resource::<Session>().engine();
+        let order = roster_order(engine);
+        assert_eq!(order.len(), engine.scenario().sides.iter().flat_map(|s| &s.brigades).map(|b| b.units.len()).sum::<usize>(), "every unit once");
+        let keys: Vec<(usize, u32)> = order.iter().map(|&e| (unit(engine, e).side, engine.world().get::<Brigade>(unit(engine, e).brigade).unwrap().chit)).collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
     }
 
     // OTP 4.3: N steps through the phasing brigade's units only, and wraps round.
     #[test]
     fn next_unit_cycles_the_phasing_brigade() {
-        let app = session(&[Action::StartGame, Action::DrawChit]);
+        let app = session(&[Action::Next, Action::Next]);
         let s = app.world().resource::<Session>();
-        let brigade = s.game.phasing_brigade().expect("a chit is drawn");
+        let engine = s.engine();
+        let acting = engine.sequence().acting;
+        assert!(!acting.is_empty(), "a chit is drawn");
         let mut seen = Vec::new();
         let mut at = None;
         for _ in 0..20 {
             at = next_unit(s, at, 1);
             let g = s.game_entity(at.expect("a unit")).unwrap();
-            let u = s.game.unit(g);
-            assert_eq!(s.game.world().get::<Brigade>(u.brigade).unwrap().name, brigade);
-            if seen.contains(&u.name) {
+            assert!(acting.contains(&g), "{} is not acting", unit(engine, g).name);
+            if seen.contains(&g) {
                 break;
             }
-            seen.push(u.name.clone());
+            seen.push(g);
         }
-        let n = s.game.units().filter(|(_, u)| s.game.world().get::<Brigade>(u.brigade).unwrap().name == brigade).count();
-        assert_eq!(seen.len(), n, "every unit of the brigade, then round again");
+        assert_eq!(seen.len(), acting.len(), "every acting unit, then round again");
         let back = next_unit(s, next_unit(s, at, 1), -1);
         assert_eq!(back, at, "Shift+N goes back");
+    }
+
+    // OTP 10.2: each unit's line is the engine's status of it, a marked unit in the marker's
+    // colour with its marker drawn.
+    #[test]
+    fn the_roster_shows_the_engines_status_of_each_unit() {
+        let app = session(&[Action::Next, Action::Next]);
+        let s = app.world().resource::<Session>();
+        let engine = s.engine();
+        let ctx = egui::Context::default();
+        let input = egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(400.0, 4000.0))), ..Default::default() };
+        let mut texts: Vec<(String, Color32)> = Vec::new();
+        let mut markers = 0;
+        for _ in 0..2 {
+            let out = ctx.run_ui(input.clone(), |ui| {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    roster_ui(ui, s, None);
+                });
+            });
+            texts.clear();
+            markers = 0;
+            for c in &out.shapes {
+                match &c.shape {
+                    egui::Shape::Text(t) => texts.push((t.galley.text().to_string(), t.galley.job.sections.first().map_or(Color32::TRANSPARENT, |x| x.format.color))),
+                    egui::Shape::Circle(c) if c.fill == MARKER => markers += 1,
+                    _ => {}
+                }
+            }
+        }
+        let mut marked = 0;
+        for e in roster_order(engine) {
+            let status = engine.unit_status(e);
+            let u = unit(engine, e);
+            let line = format!("{}/{} figs · {} · {}", u.figures, u.initial_figures, formation(u.formation), status.parts.join(" · "));
+            let (_, colour) = texts.iter().find(|(t, _)| *t == line).unwrap_or_else(|| panic!("{line:?} in {texts:?}"));
+            if status.marked {
+                marked += 1;
+                assert_eq!(*colour, MARKER, "{line}");
+            }
+        }
+        assert!(marked > 0, "seed 4: Tarleton's militia starts with a marker");
+        assert_eq!(markers, marked, "a marker drawn for each marked unit");
     }
 }

@@ -93,6 +93,24 @@ impl Session {
         &self.game
     }
 
+    /// The order that applies `action` (a common action, or one the engine gave in a choice):
+    /// what the views send. `Order` still carries On to Philadelphia's words, so they are put in
+    /// them here (`None`: the engine has no words for it and would refuse it); once `Order`
+    /// carries the common action this is `Some(Order(action))`.
+    pub fn to_order(&self, action: crate::rules::action::Action) -> Option<Order> {
+        self.game.own_words(&action).ok().map(Order)
+    }
+
+    /// A session on a game opened through the interface (`rules::engine::open`, `load_save`):
+    /// how tests build one. Until `Session.game` is the interface, the game is read back from
+    /// its save text.
+    #[cfg(test)]
+    pub(crate) fn from_engine(engine: &dyn crate::rules::engine::Engine) -> Self {
+        let text = engine.save_text();
+        let save = Save::parse(&text, "test").expect("an engine's save reads");
+        Session::new(Game::from_save(&save, Charts::embedded().clone()).expect("an engine's save replays"))
+    }
+
     pub fn new(game: Game) -> Self {
         Session {
             game,

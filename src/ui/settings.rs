@@ -315,7 +315,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
     }
 
-    #[test]
     // Issue 13: egui's Ctrl+= / Ctrl+− zoom is the text-size setting, kept and saved; nothing
     // changes until a zoom was applied, or while the zoom is the one applied.
     #[test]
@@ -351,7 +350,7 @@ mod tests {
         app.add_plugins(MinimalPlugins)
             .insert_resource(SettingsFile { path: Some(path.to_path_buf()), written: None, reported: false })
             .init_resource::<Settings>()
-            .insert_resource(Session::new(crate::rules::otp::engine::Game::new(crate::scenario::default_scenario(), 1, crate::rules::otp::charts::Charts::embedded().clone())))
+            .insert_resource(Session::from_engine(&*crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap()))
             .add_systems(Update, (report_problem, store).chain());
         let (s, problem) = Settings::read(path);
         app.insert_resource(s);

@@ -1,11 +1,14 @@
-//! Solo play: each side is played "by hand" or by the automatic player ([`Bot`]), which sends its
+//! Solo play: each side is played "by hand" or by the rule set's automatic player
+//! ([`Engine::automatic`]), which sends its
 //! choices as [`Order`]s one at a time, at a pace a person can follow, through the same path as
 //! the mouse (so the log, the dice overlay and undo see nothing special).
 //!
-//! Whose business each step is: the first StartGame when every side is automatic; drawing a
-//! chit when any side is automatic (a mechanical step); an activation when its brigade's side
-//! is automatic; in the rebuild step the automatic sides' rebuilds, and ending the turn when
-//! every side is automatic. Everything else waits for a person.
+//! Whose business each step is, as the sequence says ([`SequenceView::deciding`]): a side's
+//! decisions are its player's; in a step nobody decides, starting the game and going on waits
+//! for a person unless every side is automatic, except where going on is mechanical
+//! ([`Engine::next_is_mechanical`]: drawing a chit), which any automatic side does; and the
+//! units' choices of such a step (rebuilds) are each unit's side's. Everything else waits for a
+//! person.
 //!
 //! The window normally redraws only on input (`WinitSettings::desktop_app`): while an automatic
 //! step is due this asks for a redraw every frame so play goes on without the mouse moving.
@@ -21,8 +24,9 @@ use bevy_egui::egui;
 use egui::RichText;
 
 use super::session::{Order, Refused, Session};
-use crate::rules::otp::bot::Bot;
-use crate::rules::otp::engine::{Action, Game, Phase};
+use crate::rules::action::Action;
+use crate::rules::engine::{Automatic, Engine, SequenceView, TrackState};
+use crate::scenario::spawn::Unit;
 
 /// The pace a person can follow, seconds between automatic actions.
 pub(crate) const DEFAULT_PACE: f32 = 0.8;
@@ -39,8 +43,8 @@ pub(crate) struct SoloSettings {
     pub paused: bool,
     /// Take one action now, paused or not, then stay paused (watching the automatic player).
     pub step: bool,
-    /// Play the rest of this step (turn and phase) without waiting.
-    pub skip: Option<(u32, Phase)>,
+    /// Play the rest of this step (see [`step_key`]) without waiting.
+    pub skip: Option<StepKey>,
 }
 
 impl Default for SoloSettings {
@@ -67,13 +71,14 @@ impl SoloSettings {
     }
 }
 
-/// The automatic player's own state: the bot, the order it is waiting on, the clock.
+/// The automatic player's own state: the player, the order it is waiting on, the clock.
 #[derive(Resource, Default)]
 pub(crate) struct SoloState {
-    bot: Bot,
+    /// The rule set's automatic player, made when first needed.
+    player: Option<Box<dyn Automatic>>,
     /// The order sent and the session revision when it was sent: no next order until the
     /// game has taken it (or refused it).
-    awaiting: Option<(Action, u64)>,
+    awaiting: Option<(Order, u64)>,
     /// Seconds since the last automatic action.
     since: f32,
     /// Refusals in a row: after two the player pauses rather than loop.
@@ -101,37 +106,42 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SoloSettings>().init_resource::<SoloState>().add_message::<RequestRedraw>().add_systems(PostStartup, presets).add_systems(Update, drive);
 }
 
-/// The side of the brigade whose chit this is.
-pub(crate) fn chit_side(game: &Game, chit: u32) -> Option<usize> {
-    let world = game.world();
-    let mut q = world.try_query::<&crate::scenario::spawn::Brigade>()?;
-    q.iter(world).find(|b| b.chit == chit).map(|b| b.side)
+/// A step of the sequence: the turn, the step and the item of the track being worked through
+/// (OTP's phasing chit). Skip plays to the end of one.
+pub(crate) type StepKey = (u32, Option<usize>, Option<usize>);
+
+pub(crate) fn step_key(seq: &SequenceView) -> StepKey {
+    (seq.turn, seq.current, seq.track.iter().position(|t| t.state == TrackState::Current))
 }
 
-/// Is an automatic step due now (by phase alone: cheap, for redraws and the panel)?
-pub(crate) fn automatic_turn(game: &Game, settings: &SoloSettings) -> bool {
-    match game.phase() {
-        Phase::Over => false,
-        Phase::Setup => settings.all(),
-        Phase::Draw => settings.any(),
-        Phase::Activation { chit } => chit_side(game, chit).is_some_and(|s| settings.auto(s)),
-        Phase::Rebuild => settings.any(),
+/// Is an automatic step due now (by the sequence alone: cheap, for redraws and the panel)?
+pub(crate) fn automatic_turn(engine: &dyn Engine, settings: &SoloSettings) -> bool {
+    let seq = engine.sequence();
+    match seq.deciding {
+        _ if seq.over => false,
+        Some(side) => settings.auto(side),
+        None if !seq.started => settings.all(),
+        None => settings.any(),
     }
 }
 
 /// The automatic player's next action, when the step is its business (see the module docs).
-pub(crate) fn automatic_action(game: &Game, settings: &SoloSettings, bot: &mut Bot) -> Option<Action> {
-    match game.phase() {
-        Phase::Over => None,
-        Phase::Setup => settings.all().then_some(Action::StartGame),
-        Phase::Draw => settings.any().then_some(Action::DrawChit),
-        Phase::Activation { chit } => chit_side(game, chit).filter(|&s| settings.auto(s)).and_then(|_| bot.next_action(game)),
-        Phase::Rebuild => {
-            // 11.0: every rebuild the engine allows an automatic side, then (all automatic) the turn ends.
-            let rebuild = game.units().filter(|(_, u)| settings.auto(u.side)).map(|(_, u)| u.name.clone()).find(|n| game.check_rebuild(n).is_ok());
-            match rebuild {
-                Some(unit) => Some(Action::AttemptRebuild { unit }),
-                None => settings.all().then_some(Action::EndTurn),
+pub(crate) fn automatic_action(engine: &dyn Engine, settings: &SoloSettings, player: &mut dyn Automatic) -> Option<Action> {
+    let seq = engine.sequence();
+    match seq.deciding {
+        _ if seq.over => None,
+        Some(side) => settings.auto(side).then(|| player.next_action(engine)).flatten(),
+        None if !seq.started => settings.all().then_some(Action::Next),
+        None => {
+            // A unit's choice (OTP 11.0: a rebuild) is its side's: every one the engine allows an
+            // automatic side, then going on.
+            let world = engine.world();
+            let side_of = |name: &str| world.try_query::<&Unit>().and_then(|mut q| q.iter(world).find(|u| u.name == name).map(|u| u.side));
+            let choices = engine.choices();
+            let own = choices.iter().filter(|c| c.allowed()).find(|c| c.about.as_deref().and_then(side_of).is_some_and(|s| settings.auto(s)));
+            match own {
+                Some(c) => Some(c.action.clone()),
+                None => (settings.all() || (settings.any() && engine.next_is_mechanical())).then_some(Action::Next),
             }
         }
     }
@@ -147,8 +157,8 @@ fn drive(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(session) = session else { return };
-    let game = &session.game;
-    let sides = game.scenario().sides.len();
+    let engine = session.engine();
+    let sides = engine.scenario().sides.len();
     if settings.automatic.len() != sides {
         settings.automatic.resize(sides, false);
     }
@@ -158,25 +168,21 @@ fn drive(
         state.since = 0.0;
     }
     // The answer to the order sent: taken (the game changed) or refused.
-    let refusal = refused.read().filter(|r| state.awaiting.as_ref().is_some_and(|(a, _)| *a == r.action)).last().map(|r| r.refusal.clone());
+    let refusal = refused.read().filter(|r| state.awaiting.as_ref().is_some_and(|(o, _)| o.0 == r.action)).last().map(|r| r.refusal.clone());
     if let Some(refusal) = refusal {
         state.awaiting = None;
         state.refused_in_a_row += 1;
-        state.bot.refusals += 1;
         if state.refused_in_a_row >= 2 {
             settings.paused = true;
             state.trouble = Some(format!("the automatic player was refused twice ({refusal}): paused"));
             return;
         }
-        // As `Bot::step` does: give up the activation (or the turn) rather than loop.
-        let fallback = match game.phase() {
-            Phase::Activation { .. } => Some(Action::EndActivation),
-            Phase::Rebuild if settings.all() => Some(Action::EndTurn),
-            _ => None,
-        };
-        if let Some(a) = fallback {
-            state.awaiting = Some((a.clone(), session.revision));
-            orders.write(Order(a));
+        // Give up the side's decisions (or, all automatic, the step) rather than loop.
+        let seq = engine.sequence();
+        let give_up = seq.deciding.is_some() || (seq.started && settings.all() && !engine.next_is_mechanical());
+        if give_up && let Some(order) = session.to_order(Action::Next) {
+            state.awaiting = Some((order.clone(), session.revision));
+            orders.write(order);
             state.sent += 1;
         }
         return;
@@ -186,10 +192,11 @@ fn drive(
         state.refused_in_a_row = 0;
         state.since = 0.0;
     }
-    if settings.skip.is_some_and(|(turn, phase)| (turn, phase) != (game.turn(), game.phase())) {
+    let seq = engine.sequence();
+    if settings.skip.is_some_and(|k| k != step_key(&seq)) {
         settings.skip = None;
     }
-    if !automatic_turn(game, &settings) || state.idle(session.revision, &settings) {
+    if !automatic_turn(engine, &settings) || state.idle(session.revision, &settings) {
         // Nothing of the automatic player's to step through.
         if settings.step {
             settings.step = false;
@@ -203,25 +210,25 @@ fn drive(
     if state.awaiting.is_some() || (settings.skip.is_none() && !settings.step && state.since < settings.pace) {
         return;
     }
-    let SoloState { bot, .. } = &mut *state;
-    let action = automatic_action(game, &settings, bot);
+    let player = state.player.get_or_insert_with(|| engine.automatic());
+    let action = automatic_action(engine, &settings, player.as_mut());
     if settings.step {
         settings.step = false;
     }
-    let Some(action) = action else {
+    let Some(order) = action.and_then(|a| session.to_order(a)) else {
         state.idle = Some((session.revision, settings.automatic.clone()));
         return;
     };
-    state.awaiting = Some((action.clone(), session.revision));
+    state.awaiting = Some((order.clone(), session.revision));
     state.since = 0.0;
     state.sent += 1;
-    orders.write(Order(action));
+    orders.write(order);
 }
 
 /// `OTP_AUTO` and `OTP_PACE`.
 fn presets(session: Option<Res<Session>>, mut settings: ResMut<SoloSettings>) {
     let Some(session) = session else { return };
-    let names: Vec<String> = session.game.scenario().sides.iter().map(|s| s.name.clone()).collect();
+    let names: Vec<String> = session.engine().scenario().sides.iter().map(|s| s.name.clone()).collect();
     settings.automatic = vec![false; names.len()];
     if let Ok(text) = std::env::var("OTP_AUTO") {
         for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -244,8 +251,8 @@ fn presets(session: Option<Res<Session>>, mut settings: ResMut<SoloSettings>) {
 
 /// The solo-play controls, for the turn panel: who plays each side, the pace, pause and skip.
 pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &SoloState, session: &Session, colours: &[egui::Color32]) {
-    let game = &session.game;
-    for (i, side) in game.scenario().sides.iter().enumerate() {
+    let engine = session.engine();
+    for (i, side) in engine.scenario().sides.iter().enumerate() {
         if i >= settings.automatic.len() {
             break;
         }
@@ -273,17 +280,17 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
         if ui.add_sized([86.0, 22.0], egui::Button::new(label).shortcut_text(RichText::new("P").weak())).on_hover_text("Pause or go on with the automatic player (P)").clicked() {
             settings.paused = !settings.paused;
         }
-        let due = automatic_turn(game, settings) && !state.idle(session.revision, settings);
+        let due = automatic_turn(engine, settings) && !state.idle(session.revision, settings);
         let busy = due && !settings.paused;
         if ui.add_enabled(due, egui::Button::new("Step").shortcut_text(RichText::new(".").weak())).on_hover_text("The automatic player takes one action, then waits (.)").clicked() {
             settings.step();
         }
         if ui.add_enabled(busy && settings.skip.is_none(), egui::Button::new("⏭ Skip")).on_hover_text("Play the rest of this activation at once").clicked() {
-            settings.skip = Some((game.turn(), game.phase()));
+            settings.skip = Some(step_key(&engine.sequence()));
         }
     });
     ui.horizontal(|ui| {
-        let busy = automatic_turn(game, settings) && !settings.paused && !state.idle(session.revision, settings);
+        let busy = automatic_turn(engine, settings) && !settings.paused && !state.idle(session.revision, settings);
         let doing = if settings.paused {
             "paused"
         } else if busy {
@@ -301,8 +308,24 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::open;
     use crate::ui::session::Opening;
+
+    /// The teaching battle under OTP with this seed.
+    fn game(seed: u64) -> Box<dyn Engine> {
+        open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
+    }
+
+    /// Send a common action as the panels do.
+    fn send(app: &mut App, action: Action) {
+        let order = app.world().resource::<Session>().to_order(action).expect("the engine has words for it");
+        app.world_mut().write_message(order);
+    }
+
+    fn engine(app: &App) -> &dyn Engine {
+        app.world().resource::<Session>().engine()
+    }
 
     /// Orders seen on their way to the session.
     #[derive(Resource, Default)]
@@ -326,9 +349,7 @@ mod tests {
         {
             let mut s = app.world_mut().resource_mut::<Session>();
             s.autosave = None;
-            let seed = 11;
-            let scenario = s.game.scenario().clone();
-            s.replace(Game::new(scenario, seed, Charts::embedded().clone()));
+            s.replace(Session::from_engine(&*game(11)).game);
         }
         let mut settings = app.world_mut().resource_mut::<SoloSettings>();
         settings.automatic = automatic.to_vec();
@@ -343,13 +364,13 @@ mod tests {
         let mut app = app(&[true, true]);
         for _ in 0..2000 {
             app.update();
-            if app.world().resource::<Session>().game.turn() >= 2 {
+            if engine(&app).sequence().turn >= 2 {
                 break;
             }
         }
-        let s = app.world().resource::<Session>();
-        assert!(s.game.turn() >= 2, "the turn advanced (phase {:?}, {} actions)", s.game.phase(), s.game.actions().len());
-        let n = s.game.actions().len();
+        let e = engine(&app);
+        assert!(e.sequence().turn >= 2, "the turn advanced ({}, {} actions)", e.sequence().headline, e.action_count());
+        let n = e.action_count();
         assert!(n >= 10, "start, four draws and four ends, end turn: {n}");
         let seen = app.world().resource::<Seen>().0;
         // Every action in the game came as an Order; refused orders change nothing.
@@ -364,28 +385,29 @@ mod tests {
         for _ in 0..50 {
             app.update();
         }
-        assert!(app.world().resource::<Session>().game.actions().is_empty());
+        assert_eq!(engine(&app).action_count(), 0);
         assert_eq!(app.world().resource::<Seen>().0, 0);
-        // A started game by hand: the cup waits for the player's draw.
-        app.world_mut().write_message(Order(Action::StartGame));
+        // A started game by hand: the cup waits for the player's draw (OTP 4.3).
+        send(&mut app, Action::Next);
         for _ in 0..50 {
             app.update();
         }
-        assert_eq!(app.world().resource::<Session>().game.actions().len(), 1);
-        assert_eq!(app.world().resource::<Session>().game.phase(), Phase::Draw);
+        let e = engine(&app);
+        assert_eq!(e.action_count(), 1);
+        let seq = e.sequence();
+        assert!(seq.started && seq.deciding.is_none() && e.next_is_mechanical(), "{}", seq.headline);
     }
 
     // One side automatic: it plays its own brigades only; the other side's activation waits.
     #[test]
     fn one_side_automatic_waits_for_the_other() {
         let mut app = app(&[false, true]);
-        app.world_mut().write_message(Order(Action::StartGame));
+        send(&mut app, Action::Next);
         for _ in 0..600 {
             app.update();
         }
-        let s = app.world().resource::<Session>();
-        let Phase::Activation { chit } = s.game.phase() else { panic!("an activation waits for the player: {:?}", s.game.phase()) };
-        assert_eq!(chit_side(&s.game, chit), Some(0), "the British brigade waits for its player");
+        let seq = engine(&app).sequence();
+        assert_eq!(seq.deciding, Some(0), "the British brigade waits for its player: {}", seq.headline);
     }
 
     /// `OTP_WRITE_SAVES=DIR`: a game played by the automatic player to its end (`over.ron`)
@@ -398,19 +420,20 @@ mod tests {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut wrote_rebuild = false;
+        let write = |g: &dyn Engine, name: &str| crate::scenario::write_atomically(&dir.join(name), &g.save_text()).unwrap();
         // The first seed whose game has a winner on points (a more telling summary).
         for seed in 1..40 {
-            let mut g = Game::new(crate::scenario::default_scenario(), seed, Charts::embedded().clone());
-            let mut bot = Bot::new();
-            while bot.step(&mut g).is_some() {
-                if !wrote_rebuild && g.phase() == Phase::Rebuild && g.units().any(|(_, u)| g.check_rebuild(&u.name).is_ok()) {
-                    g.save(&dir.join("rebuild.ron")).unwrap();
+            let mut g = game(seed);
+            play(&mut *g, |g| {
+                if !wrote_rebuild && rebuild_open(g) {
+                    write(g, "rebuild.ron");
                     wrote_rebuild = true;
                 }
-            }
+                false
+            });
             let summary = g.summary().expect("played to the end");
             if summary.sides[0].points != summary.sides[1].points {
-                g.save(&dir.join("over.ron")).unwrap();
+                write(&*g, "over.ron");
                 return;
             }
         }
@@ -422,21 +445,21 @@ mod tests {
     fn skip_plays_out_the_activation_only() {
         let mut app = app(&[true, true]);
         app.world_mut().resource_mut::<SoloSettings>().pace = 1000.0;
-        app.world_mut().write_message(Order(Action::StartGame));
-        app.world_mut().write_message(Order(Action::DrawChit));
+        send(&mut app, Action::Next);
         app.update();
-        let (turn, phase) = {
-            let g = &app.world().resource::<Session>().game;
-            (g.turn(), g.phase())
-        };
-        assert!(matches!(phase, Phase::Activation { .. }));
-        app.world_mut().resource_mut::<SoloSettings>().skip = Some((turn, phase));
+        send(&mut app, Action::Next);
+        app.update();
+        let seq = engine(&app).sequence();
+        assert!(seq.deciding.is_some(), "a brigade is phasing: {}", seq.headline);
+        let end = crate::ui::turn_panel::go_on(&engine(&app).choices()).unwrap().action.clone();
+        app.world_mut().resource_mut::<SoloSettings>().skip = Some(step_key(&seq));
         for _ in 0..400 {
             app.update();
         }
-        let g = &app.world().resource::<Session>().game;
-        assert_eq!(g.phase(), Phase::Draw, "the activation ended and the next draw waits for the pace");
-        assert!(matches!(g.actions().last(), Some(Action::EndActivation)));
+        let e = engine(&app);
+        let seq = e.sequence();
+        assert!(seq.deciding.is_none() && e.next_is_mechanical(), "the activation ended and the next draw waits for the pace: {}", seq.headline);
+        assert_eq!(e.actions().last(), Some(&end), "it ended as the panel's button would");
         assert!(app.world().resource::<SoloSettings>().skip.is_none());
     }
 
@@ -448,17 +471,17 @@ mod tests {
         for _ in 0..10 {
             app.update();
         }
-        assert!(app.world().resource::<Session>().game.actions().is_empty(), "paused");
+        assert_eq!(engine(&app).action_count(), 0, "paused");
         app.world_mut().resource_mut::<SoloSettings>().step();
         for _ in 0..20 {
             app.update();
         }
-        assert_eq!(app.world().resource::<Session>().game.actions(), &[Action::StartGame], "one action");
+        assert!(engine(&app).action_count() == 1 && engine(&app).sequence().started, "one action: the start");
         app.world_mut().resource_mut::<SoloSettings>().step();
         for _ in 0..20 {
             app.update();
         }
-        assert_eq!(app.world().resource::<Session>().game.actions().len(), 2, "and one more");
+        assert_eq!(engine(&app).action_count(), 2, "and one more");
         assert!(app.world().resource::<SoloSettings>().paused);
     }
 
@@ -470,13 +493,60 @@ mod tests {
         for _ in 0..20 {
             app.update();
         }
-        assert!(app.world().resource::<Session>().game.actions().is_empty());
+        assert_eq!(engine(&app).action_count(), 0);
         let mut settings = app.world_mut().resource_mut::<SoloSettings>();
         settings.pace = 0.0;
         settings.paused = true;
         for _ in 0..20 {
             app.update();
         }
-        assert!(app.world().resource::<Session>().game.actions().is_empty());
+        assert_eq!(engine(&app).action_count(), 0);
+    }
+
+    /// Play a game with the automatic player until `stop` says so or the game is over.
+    fn play(g: &mut dyn Engine, mut stop: impl FnMut(&dyn Engine) -> bool) {
+        let mut player = g.automatic();
+        while !stop(g) {
+            let Some(a) = player.next_action(g) else { return };
+            // Refused: go on rather than loop.
+            if g.apply(a).is_err() && g.apply(Action::Next).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// A step of unit choices nobody decides (OTP's rebuilds) with one the engine allows.
+    fn rebuild_open(g: &dyn Engine) -> bool {
+        let seq = g.sequence();
+        seq.started && seq.deciding.is_none() && g.unit_step().is_some() && g.choices().iter().any(|c| c.about.is_some() && c.allowed())
+    }
+
+    // OTP 11.0: in the rebuild step each automatic side takes the rebuilds the engine allows its
+    // units, and the turn ends only when every side is automatic (a person may still rebuild).
+    #[test]
+    fn the_rebuild_step_is_each_units_sides_business() {
+        let mut g = (1..40).map(game).find_map(|mut g| {
+            play(&mut *g, rebuild_open);
+            rebuild_open(&*g).then_some(g)
+        }).expect("a game with a rebuild open");
+        let choices = g.choices();
+        let allowed: Vec<&crate::rules::engine::Choice> = choices.iter().filter(|c| c.about.is_some() && c.allowed()).collect();
+        let side_of = |name: &str| g.world().try_query::<&Unit>().unwrap().iter(g.world()).find(|u| u.name == name).unwrap().side;
+        let side = side_of(allowed[0].about.as_deref().unwrap());
+        let mut settings = SoloSettings { automatic: vec![false, false], ..SoloSettings::default() };
+        settings.automatic[side] = true;
+        let mut player = g.automatic();
+        let first = allowed.iter().find(|c| side_of(c.about.as_deref().unwrap()) == side).unwrap();
+        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), Some(first.action.clone()), "its side's first rebuild the engine allows");
+        settings.automatic[side] = false;
+        settings.automatic[1 - side] = true;
+        let other = allowed.iter().find(|c| side_of(c.about.as_deref().unwrap()) != side).map(|c| c.action.clone());
+        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), other, "only the automatic side's rebuilds; the turn waits for the other");
+        // Every rebuild tried, all automatic: the turn ends (OTP 4.5).
+        for c in &allowed {
+            g.apply(c.action.clone()).unwrap();
+        }
+        settings.automatic = vec![true, true];
+        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), Some(Action::Next));
     }
 }

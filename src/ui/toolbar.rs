@@ -26,8 +26,8 @@ use super::session::{Order, Session, SessionCommand};
 use super::settings::{Fold, LeftTab, Settings, TEXT_SIZES};
 use super::solo::SoloSettings;
 use super::table_view::Selection;
-use super::{FreeRect, UiSet, root_ui};
-use crate::rules::otp::engine::{Action, Phase};
+use super::{FreeRect, UiSet, root_ui, turn_panel};
+use crate::rules::engine::TrackState;
 use crate::scenario::spawn::{Battlefield, SIDE_COLOURS, SideInfo};
 use super::overlays::scene::colours;
 
@@ -187,18 +187,20 @@ impl Shell<'_> {
     fn game_key(&mut self, shortcut: Shortcut) {
         let Some(session) = &self.session else { return };
         match shortcut {
-            Shortcut::Undo if !session.game.actions().is_empty() => {
+            Shortcut::Undo if session.engine().action_count() > 0 => {
                 self.commands.write(SessionCommand::Undo);
             }
             Shortcut::Save => save_or_ask(session, &mut self.commands, &mut self.save),
             Shortcut::SaveAs => self.save.show(session),
-            // The engine says whether it may be done now; a refusal shows with its rule.
-            Shortcut::Draw => {
-                self.orders.write(Order(Action::DrawChit));
-            }
-            Shortcut::End => {
-                let action = if session.game.phase() == Phase::Rebuild { Action::EndTurn } else { Action::EndActivation };
-                self.orders.write(Order(action));
+            // The sequence's going on, when it is this key's (the turn panel's main button): D
+            // when it draws, End when it ends the activation or the turn. The engine takes it or
+            // refuses it with its rule.
+            Shortcut::Draw | Shortcut::End => {
+                let engine = session.engine();
+                let choices = engine.choices();
+                if let Some(c) = turn_panel::go_on(&choices).filter(|c| turn_panel::go_on_key(&engine.sequence(), c) == Some(shortcut)) {
+                    self.orders.write_batch(session.to_order(c.action.clone()));
+                }
             }
             Shortcut::NextUnit | Shortcut::PreviousUnit => {
                 let step = if shortcut == Shortcut::NextUnit { 1 } else { -1 };
@@ -241,19 +243,24 @@ fn save_or_ask(session: &Session, commands: &mut MessageWriter<SessionCommand>, 
     }
 }
 
-/// Where the game is in the sequence of play, in a few words (OTP 4.2–4.5).
+/// Where the game is in the sequence of play, in a few words: the turn, and who is acting or
+/// what going on will do.
 fn readout(session: &Session) -> String {
-    let g = &session.game;
-    let turn = match g.sequence().turn_limit {
-        Some(limit) => format!("Turn {}/{limit}", g.turn()),
-        None => format!("Turn {}", g.turn()),
+    let engine = session.engine();
+    let seq = engine.sequence();
+    if !seq.started {
+        return "Set-up: start the game".into();
+    }
+    if seq.over {
+        return "Game over".into();
+    }
+    let turn = match seq.limit {
+        Some(limit) => format!("Turn {}/{limit}", seq.turn),
+        None => format!("Turn {}", seq.turn),
     };
-    match g.phase() {
-        Phase::Setup => "Set-up: start the game".into(),
-        Phase::Draw => format!("{turn} · draw a chit"),
-        Phase::Activation { .. } => format!("{turn} · {} phasing", g.phasing_brigade().unwrap_or_default()),
-        Phase::Rebuild => format!("{turn} · rebuilds, then end the turn"),
-        Phase::Over => "Game over".into(),
+    match seq.track.iter().find(|t| t.state == TrackState::Current) {
+        Some(t) => format!("{turn} · {} phasing", t.label),
+        None => format!("{turn} · {}", turn_panel::go_on(&engine.choices()).map(|c| c.label.to_lowercase()).unwrap_or_default()),
     }
 }
 
@@ -365,8 +372,8 @@ fn toolbar(
                 if r.secondary_clicked() {
                     save.show(s);
                 }
-                let n = s.game.actions().len();
-                let last = s.game.actions().last().map(|a| a.to_string()).unwrap_or_default();
+                let n = s.engine().action_count();
+                let last = s.engine().actions().last().map(|a| a.to_string()).unwrap_or_default();
                 let undo = ui.add_enabled(n > 0, keyed("↩ Undo", Shortcut::Undo, roomy));
                 if undo.on_hover_text(format!("Take back the last action: {last} ({}). The dice come out as before.", key(Shortcut::Undo))).on_disabled_hover_text("Nothing to take back").clicked() {
                     commands.write(SessionCommand::Undo);
@@ -425,8 +432,8 @@ fn confirm_new_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmNew
     let ctx = contexts.ctx_mut()?;
     let mut choice = None;
     egui::Window::new("Start a new game?").order(egui::Order::Foreground).collapsible(false).resizable(false).default_width(400.0).anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
-        let n = session.game.actions().len();
-        ui.label(format!("The current game ({n} actions) is set aside and {} is set up afresh, with new dice.", session.game.scenario().name));
+        let n = session.engine().action_count();
+        ui.label(format!("The current game ({n} actions) is set aside and {} is set up afresh, with new dice.", session.engine().scenario().name));
         if session.save_path.is_none() && n > 0 {
             ui.label(RichText::new("It has not been saved (the autosave will be overwritten).").color(egui::Color32::from_rgb(255, 190, 120)));
         }
@@ -658,16 +665,22 @@ fn help_window(mut contexts: EguiContexts, mut help: ResMut<Help>, sides: Query<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
-    use crate::rules::otp::engine::{Action, Game};
+    use crate::rules::action::Action;
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::{Engine, open};
     use bevy::ecs::message::Messages;
 
-    fn app(actions: &[Action], save_path: Option<&str>) -> App {
-        let mut game = Game::new(crate::scenario::default_scenario(), 3, Charts::embedded().clone());
+    /// The teaching scenario, seed 3, after these actions.
+    fn game(actions: &[Action]) -> Box<dyn Engine> {
+        let mut game = open(RuleSetId::Otp, crate::scenario::default_scenario(), 3).unwrap();
         for a in actions {
             game.apply(a.clone()).expect("a legal action");
         }
-        let mut session = Session::new(game);
+        game
+    }
+
+    fn app(actions: &[Action], save_path: Option<&str>) -> App {
+        let mut session = Session::from_engine(&*game(actions));
         session.save_path = save_path.map(std::path::PathBuf::from);
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, bevy::input::InputPlugin))
@@ -715,7 +728,7 @@ mod tests {
         assert!(press(&mut a, &[KeyCode::ControlLeft, KeyCode::KeyS]).is_empty());
         let asked = a.world().resource::<SaveDialog>().clone();
         assert!(asked.open && asked.path.ends_with(".ron") && asked.path.starts_with("otp-save-"), "{asked:?}");
-        let mut a = app(&[Action::StartGame], Some("/tmp/game.ron"));
+        let mut a = app(&[Action::Next], Some("/tmp/game.ron"));
         assert!(matches!(press(&mut a, &[KeyCode::ControlLeft, KeyCode::KeyZ])[..], [SessionCommand::Undo]));
         assert!(matches!(&press(&mut a, &[KeyCode::ControlRight, KeyCode::KeyS])[..], [SessionCommand::Save(p)] if p.to_str() == Some("/tmp/game.ron")));
         // Without Ctrl the letters are the table's.
@@ -735,7 +748,7 @@ mod tests {
     // the save; the messages, read in order, keep it.
     #[test]
     fn a_quick_ctrl_s_between_two_frames_still_saves() {
-        let mut a = app(&[Action::StartGame], Some("/tmp/game.ron"));
+        let mut a = app(&[Action::Next], Some("/tmp/game.ron"));
         let sent = keys(&mut a, &[(KeyCode::ControlLeft, true), (KeyCode::KeyS, true), (KeyCode::KeyS, false), (KeyCode::ControlLeft, false)]);
         assert!(matches!(&sent[..], [SessionCommand::Save(_)]), "{sent:?}");
         // Ctrl held over several frames, S in a later one: still Ctrl+S; after Ctrl is up, S is not.
@@ -744,15 +757,27 @@ mod tests {
         assert!(keys(&mut a, &[(KeyCode::ControlRight, false), (KeyCode::KeyS, true), (KeyCode::KeyS, false)]).is_empty());
     }
 
+    /// The orders sent so far, in the common words.
+    fn sent(a: &mut App) -> Vec<Action> {
+        a.world_mut().resource_mut::<Messages<Order>>().drain().map(|o| Action::from(o.0)).collect()
+    }
+
     // OTP 4.3: D draws a chit, End ends the activation (and in the rebuild step, 4.5, the turn):
-    // as orders, which the engine takes or refuses with its rule.
+    // each key sends the engine's own choice for going on, and only when going on is its.
     #[test]
     fn turn_keys_send_orders_and_panel_keys_fold() {
-        let mut a = app(&[Action::StartGame], None);
-        press(&mut a, &[KeyCode::KeyD]);
+        let mut a = app(&[Action::Next], None);
         press(&mut a, &[KeyCode::End]);
-        let sent: Vec<Action> = a.world_mut().resource_mut::<Messages<Order>>().drain().map(|o| o.0).collect();
-        assert_eq!(sent, vec![Action::DrawChit, Action::EndActivation]);
+        assert_eq!(sent(&mut a), vec![], "End does not draw a chit");
+        press(&mut a, &[KeyCode::KeyD]);
+        let draw = turn_panel::go_on(&game(&[Action::Next]).choices()).unwrap().action.clone();
+        assert_eq!(sent(&mut a), vec![draw]);
+        let mut b = app(&[Action::Next, Action::Next], None);
+        press(&mut b, &[KeyCode::KeyD]);
+        assert_eq!(sent(&mut b), vec![], "D does not end the activation");
+        press(&mut b, &[KeyCode::End]);
+        let end = turn_panel::go_on(&game(&[Action::Next, Action::Next]).choices()).unwrap().action.clone();
+        assert_eq!(sent(&mut b), vec![end]);
         press(&mut a, &[KeyCode::F2]);
         press(&mut a, &[KeyCode::F4]);
         let s = a.world().resource::<Settings>().clone();
@@ -776,14 +801,16 @@ mod tests {
         }
     }
 
+    // OTP 4.3: the readout names the brigade whose units are acting.
     #[test]
     fn the_readout_follows_the_sequence_of_play() {
-        let mut game = Game::new(crate::scenario::default_scenario(), 3, Charts::embedded().clone());
-        assert!(readout(&Session::new(Game::new(crate::scenario::default_scenario(), 3, Charts::embedded().clone()))).starts_with("Set-up"));
-        game.apply(Action::StartGame).unwrap();
-        game.apply(Action::DrawChit).unwrap();
-        let s = Session::new(game);
+        assert!(readout(&Session::from_engine(&*game(&[]))).starts_with("Set-up"));
+        assert_eq!(readout(&Session::from_engine(&*game(&[Action::Next]))), "Turn 1/10 · draw a chit");
+        let s = Session::from_engine(&*game(&[Action::Next, Action::Next]));
+        let engine = s.engine();
+        let acting = engine.world().get::<crate::scenario::spawn::Unit>(engine.sequence().acting[0]).unwrap().brigade;
+        let brigade = &engine.world().get::<crate::scenario::spawn::Brigade>(acting).unwrap().name;
         let text = readout(&s);
-        assert!(text.starts_with("Turn 1/") && text.contains(&s.game.phasing_brigade().unwrap()), "{text}");
+        assert!(text.starts_with("Turn 1/") && text.ends_with(&format!("{brigade} phasing")), "{text}");
     }
 }

@@ -1,16 +1,18 @@
-//! The turn panel (left): the sequence of play as the players follow it (4.0). Before the game,
-//! the scenario, its sides and "Start the game" (2.0, 4.2: commander values); then the turn and
-//! its limit, the chit cup (4.3), the phasing brigade with its units and the morale-marker step
-//! (10.1–10.5), rebuilds and the end of the turn (4.4, 4.5), and at the end the summary (4.5).
-//! The phasing brigade is outlined on the table in its side's colour.
+//! The turn panel (left): the sequence of play as the players follow it. Before the game, the
+//! scenario, its sides and the start; then the turn and its limit, the track the turn works
+//! through (OTP's chit cup), the acting brigade with its units, the steps that are one unit's
+//! choice each (OTP's morale markers and rebuilds), and at the end the summary. The acting
+//! units are outlined on the table in their side's colour.
 //!
-//! Every button sends an [`Order`]; what may be done is asked of the engine (`check_removal`,
-//! `check_rebuild`, `morale_odds`), and a refusal shows here with its rule.
+//! Everything here is asked of the engine interface: the [`SequenceView`], the sequence's
+//! [`Choice`]s (each button greyed with the engine's own refusal), the odds of a roll from
+//! `Engine::preview`, the end from `Engine::summary`. Every button sends an [`Order`].
 //!
-//! Preset, read at start: `OTP_PLAY="start,draw"` sends those orders at start:
-//! `start`, `draw`, `end` (the activation), `endturn`, `roll:UNIT`, `pass:UNIT:COMMANDER`,
-//! `rebuild:UNIT`, and `load:FILE` (a saved game, loaded as from the Open window). They go once
-//! the window's fonts are in. For screenshots; see also `OTP_AUTO` in `solo`.
+//! Preset, read at start: `OTP_PLAY="start,draw"` sends those orders at start, one a frame:
+//! `start`, `draw`, `end`, `endturn` (each goes on with the sequence), `roll:UNIT` (the unit's
+//! roll), `pass:UNIT:COMMANDER` (the commander's pass for it), `rebuild:UNIT`, and `load:FILE`
+//! (a saved game, loaded as from the Open window). They go once the window's fonts are in. For
+//! screenshots; see also `OTP_AUTO` in `solo`.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -20,22 +22,24 @@ use super::camera::View;
 use super::paint;
 use super::session::{Order, Session, SessionCommand};
 use super::camera::CentreOn;
-use super::roster::{self, unit_state};
+use super::roster;
 use super::settings::{LeftTab, Settings};
 use super::solo::{self, SoloSettings, SoloState};
 use super::toolbar::{Shortcut, key};
 use super::table_view::Selection;
-use super::unit_sheet::{formation_name, rating_text};
 use super::{FreeRect, UiSet, root_ui};
-use crate::rules::otp::charts::MoraleResult;
-use crate::rules::otp::engine::{Action, Game, Phase, Removal, Summary};
-use crate::scenario::spawn::{Brigade, SideInfo, Stand, Unit, side_colour};
+use crate::rules::action::Action;
+use crate::rules::engine::{Choice, Engine, Preview, SequenceView, TrackState};
+use crate::rules::report::{Refusal, Summary};
+use crate::scenario::spawn::{Brigade, Commander, SideInfo, Stand, Unit, side_colour};
 use crate::table::footprint::Footprint;
 use crate::table::geom::convex_hull;
+use crate::table::words::formation;
 
 const HEADING: Color32 = Color32::from_rgb(226, 214, 170);
 const REFUSED: Color32 = Color32::from_rgb(240, 130, 110);
 const MARKER: Color32 = Color32::from_rgb(250, 210, 40);
+const ODDS: Color32 = Color32::from_rgb(120, 160, 200);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingPlay>().add_systems(PostStartup, presets).add_systems(Update, play_pending.run_if(super::fonts_ready)).add_systems(
@@ -44,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A brigade as the cup knows it.
+/// A brigade as the table has it.
 struct BrigadeRow {
     chit: u32,
     name: String,
@@ -53,16 +57,25 @@ struct BrigadeRow {
 }
 
 /// The game's brigades in chit order.
-fn brigades(game: &Game) -> Vec<BrigadeRow> {
-    let world = game.world();
+fn brigades(engine: &dyn Engine) -> Vec<BrigadeRow> {
+    let world = engine.world();
     let Some(mut q) = world.try_query::<&Brigade>() else { return Vec::new() };
     let mut v: Vec<BrigadeRow> = q.iter(world).map(|b| BrigadeRow { chit: b.chit, name: b.name.clone(), side: b.side, commander: b.commander }).collect();
     v.sort_by_key(|b| b.chit);
     v
 }
 
-fn side_colours(game: &Game) -> Vec<Color32> {
-    game.scenario().sides.iter().enumerate().map(|(i, s)| paint::rgb(side_colour(s, i))).collect()
+/// The commanders in the order they were set up (each side's overall commander first).
+fn commanders(engine: &dyn Engine) -> Vec<(Entity, &Commander)> {
+    let world = engine.world();
+    let Some(mut q) = world.try_query::<(Entity, &Commander)>() else { return Vec::new() };
+    let mut v: Vec<(Entity, &Commander)> = q.iter(world).collect();
+    v.sort_by_key(|(e, c)| (c.side, c.brigade.is_some(), e.index_u32()));
+    v
+}
+
+fn side_colours(engine: &dyn Engine) -> Vec<Color32> {
+    engine.scenario().sides.iter().enumerate().map(|(i, s)| paint::rgb(side_colour(s, i))).collect()
 }
 
 fn section(ui: &mut egui::Ui, title: &str) {
@@ -76,6 +89,11 @@ fn swatch(ui: &mut egui::Ui, colour: Color32) {
     ui.painter().rect(r, 2.0, colour, egui::Stroke::new(1.0, Color32::from_gray(15)), egui::StrokeKind::Inside);
 }
 
+fn marker(ui: &mut egui::Ui) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    ui.painter().circle(r.center(), 5.5, MARKER, egui::Stroke::new(1.0, Color32::from_gray(20)));
+}
+
 /// A chit: its number in a disc of its side's colour, greyed once drawn.
 fn chit_disc(ui: &mut egui::Ui, chit: u32, colour: Color32, drawn: bool) {
     let (r, _) = ui.allocate_exact_size(egui::vec2(20.0, 20.0), egui::Sense::hover());
@@ -85,108 +103,77 @@ fn chit_disc(ui: &mut egui::Ui, chit: u32, colour: Color32, drawn: bool) {
     ui.painter().text(r.center(), egui::Align2::CENTER_CENTER, chit.to_string(), egui::FontId::proportional(12.0), text);
 }
 
-fn commander_line(game: &Game, c: Entity) -> String {
-    let cmd = game.commander(c);
-    match cmd.rating {
-        Some(r) => format!("{} — {r:?}, {} pass{} left", cmd.name, game.passes_left(c), if game.passes_left(c) == 1 { "" } else { "es" }),
-        None => format!("{} — {}", cmd.name, rating_text(None)),
+/// The chance of each outcome of a roll, as bars, from the engine's preview.
+fn odds_ui(ui: &mut egui::Ui, preview: &Preview, id: &str) {
+    for (b, block) in preview.blocks.iter().enumerate().filter(|(_, b)| !b.odds.is_empty()) {
+        ui.label(RichText::new(&block.heading).small().weak());
+        egui::Grid::new(("roll_odds", id, b)).num_columns(3).spacing([6.0, 2.0]).show(ui, |ui| {
+            for o in &block.odds {
+                // What the outcome does, where the preview says so ("Retreat 2: …").
+                let explain = block.facts.iter().find(|f| f.text.strip_prefix(o.outcome.as_str()).is_some_and(|t| t.starts_with(": "))).map(|f| f.text.as_str());
+                let label = ui.label(RichText::new(&o.outcome).small());
+                if let Some(t) = explain {
+                    label.on_hover_text(t);
+                }
+                let (r, _) = ui.allocate_exact_size(egui::vec2(80.0, 9.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, Color32::from_gray(50));
+                let mut filled = r;
+                filled.set_width((r.width() * o.chance as f32).max(1.0));
+                ui.painter().rect_filled(filled, 2.0, ODDS);
+                ui.label(RichText::new(format!("{:.0}%", o.chance * 100.0)).small().monospace());
+                ui.end_row();
+            }
+        });
     }
-}
-
-fn result_colour(r: MoraleResult) -> Color32 {
-    match r {
-        MoraleResult::NE => Color32::from_rgb(110, 180, 90),
-        MoraleResult::HalfMove => Color32::from_rgb(190, 190, 80),
-        MoraleResult::Deploy | MoraleResult::Stand => Color32::from_rgb(210, 150, 60),
-        MoraleResult::Forward => Color32::from_rgb(90, 140, 210),
-        MoraleResult::Retreat { .. } => Color32::from_rgb(200, 70, 60),
-    }
-}
-
-/// The chance of each MORALE RESULTS outcome, as bars (10.2, 10.3).
-fn odds_ui(ui: &mut egui::Ui, game: &Game, e: Entity, id: &str) {
-    let odds = game.morale_odds(e);
-    egui::Grid::new(("morale_odds", id)).num_columns(3).spacing([6.0, 2.0]).show(ui, |ui| {
-        for (result, p) in odds.iter().filter(|(_, p)| *p > 0.0) {
-            let explain = &game.charts().morale.explain(result.kind()).text;
-            ui.label(RichText::new(result.to_string()).small()).on_hover_text(explain);
-            let (r, _) = ui.allocate_exact_size(egui::vec2(80.0, 9.0), egui::Sense::hover());
-            ui.painter().rect_filled(r, 2.0, Color32::from_gray(50));
-            let mut filled = r;
-            filled.set_width((r.width() * *p as f32).max(1.0));
-            ui.painter().rect_filled(filled, 2.0, result_colour(*result));
-            ui.label(RichText::new(format!("{:.0}%", p * 100.0)).small().monospace());
-            ui.end_row();
-        }
-    });
 }
 
 /// Refused with its rule, small and under the greyed button.
-fn reason(ui: &mut egui::Ui, rule: &str, why: &str) {
-    ui.label(RichText::new(format!("OTP {rule}: {why}")).small().color(Color32::from_gray(150)));
+fn reason(ui: &mut egui::Ui, r: &Refusal) {
+    ui.label(RichText::new(format!("{}: {}", r.cite(), r.reason)).small().color(Color32::from_gray(150)));
 }
 
-/// The morale-marker step for one unit: roll (with the odds), a commander's pass, a re-roll.
-fn morale_step(ui: &mut egui::Ui, game: &Game, e: Entity, out: &mut Vec<Action>) {
-    let u = game.unit(e);
-    let t = game.unit_turn(e);
-    let name = u.name.clone();
-    // Commanders who might spend a pass on it: its side's overall commander and its brigade's.
-    let commanders: Vec<(Entity, String)> =
-        game.commanders().filter(|(_, c)| c.side == u.side && c.brigade.is_none_or(|b| b == u.brigade)).map(|(c, cmd)| (c, cmd.name.clone())).collect();
+/// A button for one of the engine's choices, greyed with its refusal; true when clicked.
+fn choice_button(ui: &mut egui::Ui, c: &Choice) -> bool {
+    let label = if c.rolls { format!("🎲 {}", c.label) } else { c.label.clone() };
+    let clicked = ui.add_enabled(c.allowed(), egui::Button::new(label).wrap()).clicked();
+    if let Err(r) = &c.verdict {
+        reason(ui, r);
+    }
+    clicked
+}
+
+/// One unit's part in a step of unit choices (a morale step, a rebuild): its name and state,
+/// the odds of its roll, and its buttons.
+#[allow(clippy::too_many_arguments)]
+fn unit_box(ui: &mut egui::Ui, engine: &dyn Engine, e: Entity, choices: &[&Choice], colour: Color32, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
+    let Some(u) = engine.world().get::<Unit>(e) else { return };
+    let status = engine.unit_status(e);
     egui::Frame::group(ui.style()).inner_margin(6.0).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
-            let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-            ui.painter().circle(r.center(), 5.5, MARKER, egui::Stroke::new(1.0, Color32::from_gray(20)));
-            ui.label(RichText::new(&name).strong());
-        });
-        match &t.morale {
-            None => {
-                ui.label(RichText::new("Roll 2D10 on the MORALE RESULTS TABLE (10.2):").small().weak());
-                odds_ui(ui, game, e, &name);
-                let roll = Removal::Roll;
-                let check = game.check_removal(&name, &roll);
-                if ui.add_enabled(check.is_ok(), egui::Button::new("🎲 Roll to remove the marker")).clicked() {
-                    out.push(Action::RemoveMarker { unit: name.clone(), how: roll });
-                }
-                if let Err(r) = check {
-                    reason(ui, &r.rule, &r.reason);
-                }
-                for (c, cname) in &commanders {
-                    let how = Removal::Pass { commander: cname.clone() };
-                    let check = game.check_removal(&name, &how);
-                    let label = format!("Use a pass ({}, {} left)", cname, game.passes_left(*c));
-                    let b = ui.add_enabled(check.is_ok(), egui::Button::new(label).wrap()).on_hover_text("The commander rides to the unit and the marker comes off (10.4, 6.12)");
-                    if b.clicked() {
-                        out.push(Action::RemoveMarker { unit: name.clone(), how });
-                    }
-                    if let Err(r) = check {
-                        reason(ui, &r.rule, &r.reason);
-                    }
-                }
+            if status.marked {
+                marker(ui);
+            } else {
+                swatch(ui, colour);
             }
-            Some(roll) => {
-                let kept = game.has_marker(e);
-                ui.label(RichText::new(format!("Rolled {}: {}", roll.result, if kept { "the marker stays" } else { "the marker is off" })).color(result_colour(roll.result)));
-                if !roll.rerolled && t.done.is_empty() {
-                    for (c, cname) in commanders.iter().filter(|(c, _)| game.passes_left(*c) > 0) {
-                        let how = Removal::RerollWithPass { commander: cname.clone() };
-                        let check = game.check_removal(&name, &how);
-                        let label = format!("Re-roll with a pass ({}, {} left)", cname, game.passes_left(*c));
-                        if ui.add_enabled(check.is_ok(), egui::Button::new(label).wrap()).on_hover_text("A morale pass buys one re-roll; its result stands (10.2, 10.4)").clicked() {
-                            out.push(Action::RemoveMarker { unit: name.clone(), how });
-                        }
-                        if let Err(r) = check {
-                            reason(ui, &r.rule, &r.reason);
-                        }
-                    }
-                }
+            if ui.selectable_label(false, RichText::new(&u.name).strong()).clicked() {
+                *select = session.app_entity(e);
+            }
+            ui.label(RichText::new(format!("{}/{} figs", u.figures, u.initial_figures)).small().weak());
+        });
+        let state = RichText::new(status.parts.join(" · ")).small();
+        ui.add(egui::Label::new(if status.marked { state.color(MARKER) } else { state.weak() }).wrap());
+        // The odds of the first roll it may make, as the engine previews them.
+        if let Some(Ok(Some(p))) = choices.iter().find(|c| c.rolls && c.allowed()).map(|c| engine.preview(&c.action)) {
+            odds_ui(ui, &p, &u.name);
+        }
+        for c in choices {
+            if choice_button(ui, c) {
+                out.push(c.action.clone());
             }
         }
     });
 }
-
 /// Where the panel put its controls this pass (the tests check they hold still).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Placed {
@@ -235,7 +222,7 @@ fn panel(
     });
     free.0.min.x = free.0.min.x.max(response.response.rect.max.x);
     for a in out {
-        orders.write(Order(a));
+        orders.write_batch(session.to_order(a));
     }
     if let Some(e) = select {
         selection.unit = Some(e);
@@ -263,40 +250,36 @@ fn tabs(ui: &mut egui::Ui, tab: &mut LeftTab) -> bool {
 /// refusals and status lines go to the foot of the panel: what changes length never moves a
 /// button.
 fn turn_ui(ui: &mut egui::Ui, session: &Session, selected: Option<Entity>, (settings, state): (&mut SoloSettings, &SoloState), select: &mut Option<Entity>, out: &mut Vec<Action>) -> Placed {
-    let game = &session.game;
-    let colours = side_colours(game);
+    let engine = session.engine();
+    let colours = side_colours(engine);
     let colour = |side: usize| colours.get(side).copied().unwrap_or(Color32::GRAY);
-    let brigades = brigades(game);
-    let seq = game.sequence().clone();
+    let brigades = brigades(engine);
+    let seq = engine.sequence();
+    let choices = engine.choices();
     let selected_game = selected.and_then(|a| session.game_entity(a));
     let mut placed = Placed::default();
     // The turn record.
-    let heading = match game.phase() {
-        Phase::Setup => "Before the game".to_string(),
-        Phase::Over => "Game over".to_string(),
-        _ => match seq.turn_limit {
+    let heading = if !seq.started {
+        "Before the game".to_string()
+    } else if seq.over {
+        "Game over".to_string()
+    } else {
+        match seq.limit {
             Some(l) => format!("Turn {} of {l}", seq.turn),
             None => format!("Turn {}", seq.turn),
-        },
+        }
     };
     ui.label(RichText::new(heading).heading().strong());
-    let step = match game.phase() {
-        Phase::Setup => "Roll commander values, then turn 1 (2.0, 4.2)".to_string(),
-        Phase::Draw => "Draw a chit from the cup (4.3)".to_string(),
-        Phase::Activation { chit } => format!("Chit {chit} is phasing: its brigade acts (4.3)"),
-        Phase::Rebuild => "The cup is empty: rebuilds, then end the turn (4.4, 4.5)".to_string(),
-        Phase::Over => format!("The turn limit has passed after turn {} (4.5)", seq.turn),
-    };
-    ui.add(egui::Label::new(RichText::new(&step).italics()).truncate()).on_hover_text(step);
+    ui.add(egui::Label::new(RichText::new(&seq.headline).italics()).truncate()).on_hover_text(&seq.headline);
     ui.add_space(4.0);
-    placed.main = Some(main_step(ui, game, out));
+    placed.main = Some(main_step(ui, &seq, &choices, out));
     ui.add_space(4.0);
     // What was refused and what a save or load did: at the foot, where its length moves nothing.
     egui::Panel::bottom("turn_status").resizable(false).show_separator_line(true).show(ui, |ui| {
         if let Some((action, r)) = &session.last_refusal {
             egui::Frame::new().fill(Color32::from_rgb(70, 34, 30)).inner_margin(5.0).corner_radius(3.0).show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.label(RichText::new(format!("Refused (OTP {}): {}", r.rule, r.reason)).color(REFUSED));
+                ui.label(RichText::new(format!("Refused ({}): {}", r.cite(), r.reason)).color(REFUSED));
                 ui.label(RichText::new(format!("asked: {action}")).small().weak());
             });
         }
@@ -306,44 +289,19 @@ fn turn_ui(ui: &mut egui::Ui, session: &Session, selected: Option<Entity>, (sett
     });
     placed.body_top = ui.cursor().top();
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        match game.phase() {
-            Phase::Setup => setup(ui, game, &brigades, &colour),
-            Phase::Over => {
-                if let Some(s) = game.summary() {
-                    summary_ui(ui, &s, &colour);
-                }
+        if !seq.started {
+            setup(ui, engine, &brigades, &colour);
+        } else if seq.over {
+            if let Some(s) = engine.summary() {
+                summary_ui(ui, &s, &colour);
             }
-            phase => {
-                section(ui, "The chit cup (4.3)");
-                for b in &brigades {
-                    let drawn = seq.drawn.contains(&b.chit) && seq.phasing != Some(b.chit);
-                    let phasing = seq.phasing == Some(b.chit);
-                    ui.horizontal(|ui| {
-                        chit_disc(ui, b.chit, colour(b.side), drawn);
-                        let side = game.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
-                        let text = RichText::new(format!("{} ({side})", b.name));
-                        let text = if phasing {
-                            text.strong().color(Color32::WHITE)
-                        } else if drawn {
-                            text.color(Color32::from_gray(150)).strikethrough()
-                        } else {
-                            text
-                        };
-                        let state = if phasing { "phasing" } else if drawn { "drawn this turn" } else { "in the cup" };
-                        ui.add(egui::Label::new(text).wrap()).on_hover_text(format!("Chit {}, {state}: {}", b.chit, commander_line(game, b.commander)));
-                    });
-                }
-                ui.label(RichText::new(format!("{} chit{} in the cup", seq.cup.len(), if seq.cup.len() == 1 { "" } else { "s" })).small().weak());
-                if let Phase::Activation { chit } = phase
-                    && let Some(b) = brigades.iter().find(|b| b.chit == chit)
-                {
-                    activation(ui, game, b, colour(b.side), selected_game, session, select, out);
-                }
-                if phase == Phase::Rebuild {
-                    rebuild(ui, game, &colour, session, select, out);
-                }
-                commanders_ui(ui, game, &brigades, &colour);
+        } else {
+            track(ui, engine, &seq, &brigades, &colour);
+            if let Some(b) = acting_brigade(engine, &seq, &brigades) {
+                activation(ui, engine, &seq, b, colour(b.side), selected_game, session, select);
             }
+            unit_steps(ui, engine, &seq, &choices, &colour, session, select, out);
+            commanders_ui(ui, engine, &seq, &brigades, &colour);
         }
         section(ui, "Solo play");
         solo::controls(ui, settings, state, session, &colours);
@@ -351,15 +309,50 @@ fn turn_ui(ui: &mut egui::Ui, session: &Session, selected: Option<Entity>, (sett
     placed
 }
 
-/// The one button for the step the sequence of play waits on, always in the same place (greyed
-/// when there is none), with its key.
-fn main_step(ui: &mut egui::Ui, game: &Game, out: &mut Vec<Action>) -> egui::Rect {
-    let (text, shortcut, hint, action) = match game.phase() {
-        Phase::Setup => ("▶ Start the game", None, "Roll COMMANDER VALUES for every commander without a rating, then begin turn 1 (2.0, 4.2)", Some(Action::StartGame)),
-        Phase::Draw => ("🎲 Draw a chit", Some(Shortcut::Draw), "Draw a chit: its brigade is phasing (4.3)", Some(Action::DrawChit)),
-        Phase::Activation { .. } => ("End activation", Some(Shortcut::End), "The phasing brigade has finished: its chit is set aside (4.3)", Some(Action::EndActivation)),
-        Phase::Rebuild => ("End the turn", Some(Shortcut::End), "Check off the turn and refill the cup (4.5)", Some(Action::EndTurn)),
-        Phase::Over => ("Game over", None, "The turn limit has passed (4.5)", None),
+/// What the turn works through (OTP's chit cup), each item in its side's colour when it is a
+/// brigade of the table, greyed once done.
+fn track(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
+    section(ui, &engine.track_heading());
+    for (i, item) in seq.track.iter().enumerate() {
+        let brigade = brigades.iter().find(|b| b.name == item.label);
+        let done = item.state == TrackState::Done;
+        let current = item.state == TrackState::Current;
+        ui.horizontal(|ui| {
+            chit_disc(ui, brigade.map_or(i as u32 + 1, |b| b.chit), brigade.map_or(Color32::GRAY, |b| colour(b.side)), done);
+            let side = brigade.and_then(|b| engine.scenario().sides.get(b.side)).map(|s| format!(" ({})", s.name)).unwrap_or_default();
+            let text = RichText::new(format!("{}{side}", item.label));
+            let text = if current {
+                text.strong().color(Color32::WHITE)
+            } else if done {
+                text.color(Color32::from_gray(150)).strikethrough()
+            } else {
+                text
+            };
+            ui.add(egui::Label::new(text).wrap()).on_hover_text(&item.detail);
+        });
+    }
+    let waiting = seq.track.iter().filter(|t| t.state == TrackState::Waiting).count();
+    ui.label(RichText::new(format!("{waiting} still to come")).small().weak());
+}
+
+/// The brigade the acting units belong to, if one is acting.
+fn acting_brigade<'a>(engine: &dyn Engine, seq: &SequenceView, brigades: &'a [BrigadeRow]) -> Option<&'a BrigadeRow> {
+    let world = engine.world();
+    let brigade = seq.acting.iter().find_map(|&e| world.get::<Unit>(e)).and_then(|u| world.get::<Brigade>(u.brigade))?;
+    brigades.iter().find(|b| b.name == brigade.name)
+}
+
+/// The one button for the step the sequence of play waits on (the engine's choice that is no
+/// unit's), always in the same place (greyed when there is none, or with the engine's refusal),
+/// with its key.
+fn main_step(ui: &mut egui::Ui, seq: &SequenceView, choices: &[Choice], out: &mut Vec<Action>) -> egui::Rect {
+    let choice = go_on(choices);
+    let shortcut = choice.and_then(|c| go_on_key(seq, c));
+    let text = match choice {
+        Some(c) if !seq.started => format!("▶ {}", c.label),
+        Some(c) if c.rolls => format!("🎲 {}", c.label),
+        Some(c) => c.label.clone(),
+        None => "Game over".to_string(),
     };
     let w = ui.available_width();
     let mut b = egui::Button::new(RichText::new(text).size(16.0).strong().color(Color32::from_rgb(250, 244, 224))).fill(Color32::from_rgb(70, 96, 58));
@@ -367,25 +360,45 @@ fn main_step(ui: &mut egui::Ui, game: &Game, out: &mut Vec<Action>) -> egui::Rec
         b = b.shortcut_text(RichText::new(key(k)).size(14.0).color(Color32::from_rgb(215, 225, 200)));
     }
     let hint = match shortcut {
-        Some(k) => format!("{hint} — {}", key(k)),
-        None => hint.to_string(),
+        Some(k) => format!("{} — {}", seq.headline, key(k)),
+        None => seq.headline.clone(),
     };
-    let r = ui.add_enabled_ui(action.is_some(), |ui| ui.add_sized([w, 34.0], b).on_hover_text(hint)).inner;
+    let allowed = choice.is_some_and(Choice::allowed);
+    let mut r = ui.add_enabled_ui(allowed, |ui| ui.add_sized([w, 34.0], b).on_hover_text(&hint)).inner;
+    if let Some(Err(refusal)) = choice.map(|c| &c.verdict) {
+        r = r.on_disabled_hover_text(format!("{}: {}", refusal.cite(), refusal.reason));
+    }
     if r.clicked()
-        && let Some(a) = action
+        && let Some(c) = choice
     {
-        out.push(a);
+        out.push(c.action.clone());
     }
     r.rect
 }
 
-fn setup(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
-    let scenario = game.scenario();
+/// The sequence's own choice: going on (start, draw, end the activation or the turn).
+pub(crate) fn go_on(choices: &[Choice]) -> Option<&Choice> {
+    choices.iter().find(|c| c.about.is_none())
+}
+
+/// The key for going on: D when it draws (it rolls), End when it ends something; none before
+/// the game.
+pub(crate) fn go_on_key(seq: &SequenceView, choice: &Choice) -> Option<Shortcut> {
+    match (seq.started, choice.rolls) {
+        (false, _) => None,
+        (true, true) => Some(Shortcut::Draw),
+        (true, false) => Some(Shortcut::End),
+    }
+}
+
+fn setup(ui: &mut egui::Ui, engine: &dyn Engine, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
+    let scenario = engine.scenario();
     ui.add_space(4.0);
     ui.label(RichText::new(&scenario.name).strong().size(15.0));
     if let Some(l) = scenario.turn_limit {
         ui.label(RichText::new(format!("{l} turns")).weak());
     }
+    let leaders = commanders(engine);
     for (i, side) in scenario.sides.iter().enumerate() {
         ui.add_space(6.0);
         ui.separator();
@@ -393,45 +406,46 @@ fn setup(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn F
             swatch(ui, colour(i));
             ui.label(RichText::new(&side.name).strong());
         });
-        if let Some((c, _)) = game.commanders().find(|(_, c)| c.side == i && c.brigade.is_none()) {
-            ui.label(RichText::new(format!("Commanding: {}", commander_line(game, c))).small());
+        if let Some((c, _)) = leaders.iter().find(|(_, c)| c.side == i && c.brigade.is_none()) {
+            ui.label(RichText::new(format!("Commanding: {}", engine.leader_line(*c))).small());
         }
         for b in brigades.iter().filter(|b| b.side == i) {
             ui.horizontal(|ui| {
                 chit_disc(ui, b.chit, colour(i), false);
                 ui.vertical(|ui| {
                     ui.label(RichText::new(&b.name).color(Color32::from_gray(225)));
-                    ui.label(RichText::new(commander_line(game, b.commander)).small().weak());
+                    ui.label(RichText::new(engine.leader_line(b.commander)).small().weak());
                 });
             });
         }
     }
 }
 
+/// The acting brigade: its leader and its units, each with what it has done.
 #[allow(clippy::too_many_arguments)]
-fn activation(ui: &mut egui::Ui, game: &Game, b: &BrigadeRow, colour: Color32, selected: Option<Entity>, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
-    let side = game.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
+fn activation(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, b: &BrigadeRow, colour: Color32, selected: Option<Entity>, session: &Session, select: &mut Option<Entity>) {
+    let side = engine.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
     section(ui, "Phasing brigade");
     ui.horizontal(|ui| {
         chit_disc(ui, b.chit, colour, false);
         ui.label(RichText::new(format!("{} ({side})", b.name)).strong());
     });
-    ui.label(RichText::new(commander_line(game, b.commander)).small());
-    let units: Vec<Entity> = game.units().filter(|(_, u)| game.world().get::<Brigade>(u.brigade).is_some_and(|x| x.chit == b.chit)).map(|(e, _)| e).collect();
+    ui.label(RichText::new(engine.leader_line(b.commander)).small());
     ui.add_space(4.0);
-    for &e in &units {
-        let u = game.unit(e);
-        let (state, tint) = unit_state(game, e);
+    for &e in &seq.acting {
+        let Some(u) = engine.world().get::<Unit>(e) else { continue };
+        let status = engine.unit_status(e);
         ui.horizontal(|ui| {
             let text = RichText::new(&u.name).strong();
             if ui.selectable_label(selected == Some(e), text).on_hover_text("Select: its unit sheet and orders").clicked() {
                 *select = session.app_entity(e);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(RichText::new(format!("{} figs · {}", u.figures, formation_name(u.formation))).small().weak());
+                ui.label(RichText::new(format!("{} figs · {}", u.figures, formation(u.formation))).small().weak());
             });
         });
-        let state = RichText::new(state).small();
+        let (text, tint) = roster::status_line(&status);
+        let state = RichText::new(text).small();
         ui.horizontal(|ui| {
             ui.add_space(8.0);
             ui.add(egui::Label::new(match tint {
@@ -440,54 +454,47 @@ fn activation(ui: &mut egui::Ui, game: &Game, b: &BrigadeRow, colour: Color32, s
             }).wrap());
         });
     }
-    // 10.1–10.5: markers come off (or not) before the brigade acts.
-    let marked: Vec<Entity> = units.iter().copied().filter(|&e| game.has_marker(e) || game.unit_turn(e).morale.as_ref().is_some_and(|r| !r.rerolled && game.unit_turn(e).done.is_empty())).collect();
-    if !marked.is_empty() {
-        section(ui, "Morale markers (10.1–10.5)");
-        for e in marked {
-            morale_step(ui, game, e, out);
+}
+
+/// A step whose choices are one unit's each (OTP's morale markers, its rebuilds): a box a unit,
+/// the acting units with a marker first, then every unit the choices name.
+#[allow(clippy::too_many_arguments)]
+fn unit_steps(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, choices: &[Choice], colour: &dyn Fn(usize) -> Color32, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
+    let Some(step) = engine.unit_step() else { return };
+    let world = engine.world();
+    let name = |e: Entity| world.get::<Unit>(e).map(|u| u.name.as_str());
+    let mut units: Vec<Entity> = seq.acting.iter().copied().filter(|&e| engine.unit_status(e).marked || choices.iter().any(|c| c.about.as_deref() == name(e))).collect();
+    if let Some(mut q) = world.try_query::<(Entity, &Unit)>() {
+        for c in choices.iter().filter(|c| c.about.is_some()) {
+            if let Some((e, _)) = q.iter(world).find(|(_, u)| c.about.as_deref() == Some(u.name.as_str()))
+                && !units.contains(&e)
+            {
+                units.push(e);
+            }
         }
+    }
+    if units.is_empty() && step.none.is_empty() {
+        return;
+    }
+    section(ui, &step.heading);
+    if units.is_empty() {
+        ui.label(RichText::new(&step.none).weak());
+    }
+    for e in units {
+        let mine: Vec<&Choice> = choices.iter().filter(|c| c.about.is_some() && c.about.as_deref() == name(e)).collect();
+        let side = world.get::<Unit>(e).map_or(0, |u| u.side);
+        unit_box(ui, engine, e, &mine, colour(side), session, select, out);
     }
 }
 
-fn rebuild(ui: &mut egui::Ui, game: &Game, colour: &dyn Fn(usize) -> Color32, session: &Session, select: &mut Option<Entity>, out: &mut Vec<Action>) {
-    section(ui, "Rebuilding (4.4, 11.0)");
-    let mut any = false;
-    for (e, u) in game.units() {
-        let tried = game.unit_turn(e).rebuild_tried;
-        let may = game.check_rebuild(&u.name).is_ok();
-        if !may && !tried {
-            continue;
-        }
-        any = true;
-        ui.horizontal(|ui| {
-            swatch(ui, colour(u.side));
-            if ui.selectable_label(false, RichText::new(&u.name).strong()).clicked() {
-                *select = session.app_entity(e);
-            }
-            ui.label(RichText::new(format!("{}/{} figs", u.figures, u.initial_figures)).small().weak());
-        });
-        if may {
-            if ui.button("Attempt rebuild").on_hover_text("D10 on the UNIT REBUILDING TABLE (11.0)").clicked() {
-                out.push(Action::AttemptRebuild { unit: u.name.clone() });
-            }
-        } else {
-            ui.label(RichText::new("tried this turn").small().weak());
-        }
-    }
-    if !any {
-        ui.label(RichText::new("No unit in reserve status may rebuild this turn.").weak());
-    }
-}
-
-fn commanders_ui(ui: &mut egui::Ui, game: &Game, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
+fn commanders_ui(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, brigades: &[BrigadeRow], colour: &dyn Fn(usize) -> Color32) {
     ui.add_space(6.0);
-    egui::CollapsingHeader::new(RichText::new("Commanders (2.0, 10.4)").strong().size(13.5).color(HEADING)).id_salt("turn_commanders").default_open(game.turn() <= 1).show(ui, |ui| {
-        for (c, cmd) in game.commanders() {
+    egui::CollapsingHeader::new(RichText::new("Commanders").strong().size(13.5).color(HEADING)).id_salt("turn_commanders").default_open(seq.turn <= 1).show(ui, |ui| {
+        for (c, cmd) in commanders(engine) {
             ui.horizontal(|ui| {
                 swatch(ui, colour(cmd.side));
                 let chit = brigades.iter().find(|b| b.commander == c).map(|b| format!(" (chit {})", b.chit)).unwrap_or_default();
-                ui.add(egui::Label::new(RichText::new(format!("{}{chit}", commander_line(game, c))).small()).wrap());
+                ui.add(egui::Label::new(RichText::new(format!("{}{chit}", engine.leader_line(c))).small()).wrap());
             });
         }
     });
@@ -539,13 +546,14 @@ fn summary_ui(ui: &mut egui::Ui, s: &Summary, colour: &dyn Fn(usize) -> Color32)
 /// A centred window when the game ends: the winner by points; closed until the next game.
 fn game_over(mut contexts: EguiContexts, session: Option<Res<Session>>, mut closed: Local<Option<usize>>) -> Result {
     let Some(session) = session else { return Ok(()) };
-    let Some(s) = session.game.summary() else { return Ok(()) };
-    let key = session.game.actions().len();
+    let engine = session.engine();
+    let Some(s) = engine.summary() else { return Ok(()) };
+    let key = engine.action_count();
     if *closed == Some(key) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let colours = side_colours(&session.game);
+    let colours = side_colours(engine);
     let mut close = false;
     egui::Window::new("Game over").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
         ui.label(RichText::new(winner(&s)).size(20.0).strong().color(HEADING));
@@ -579,22 +587,25 @@ fn game_over(mut contexts: EguiContexts, session: Option<Res<Session>>, mut clos
     Ok(())
 }
 
-/// The phasing brigade on the table: a soft glow in its side's colour around each unit.
+/// The acting units on the table: a soft glow in their side's colour around each.
 fn halo(
     mut contexts: EguiContexts,
     session: Option<Res<Session>>,
     view: Res<View>,
     units: Query<&Unit>,
-    brigades: Query<&Brigade>,
     sides: Query<&SideInfo>,
     stands: Query<&Footprint, With<Stand>>,
 ) -> Result {
-    let Some(chit) = session.as_ref().and_then(|s| s.game.sequence().phasing) else { return Ok(()) };
+    let Some(session) = session else { return Ok(()) };
+    let acting: Vec<Entity> = session.engine().sequence().acting.iter().filter_map(|&e| session.app_entity(e)).collect();
+    if acting.is_empty() {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let painter = egui::Painter::new(ctx.clone(), egui::LayerId::background(), view.rect);
     let margin = (5.0 / view.ppi).max(0.12);
     let mut out = Vec::new();
-    for u in units.iter().filter(|u| brigades.get(u.brigade).is_ok_and(|b| b.chit == chit)) {
+    for u in acting.iter().filter_map(|&e| units.get(e).ok()) {
         let rgb = sides.iter().find(|s| s.index == u.side).map_or([200, 200, 200], |s| s.colour);
         // Lifted toward white so a dark side colour still shows on the cloth.
         let light = |k: f32| rgb.map(|c| (c as f32 + (255.0 - c as f32) * k) as u8);
@@ -617,14 +628,18 @@ fn halo(
     Ok(())
 }
 
-/// `OTP_PLAY`'s orders, sent once the window's fonts are in (every view can then show them).
+/// `OTP_PLAY`'s orders, sent one a frame once the window's fonts are in (every view can then
+/// show them, and each is taken before the next is chosen).
 #[derive(Resource, Default)]
-struct PendingPlay(Vec<Play>);
+struct PendingPlay(std::collections::VecDeque<Play>);
 
 /// One word of `OTP_PLAY`.
 #[derive(Clone, Debug, PartialEq)]
 enum Play {
-    Order(Action),
+    /// Go on with the sequence.
+    Next,
+    /// The unit's choice that rolls (`roll:`, `rebuild:`), or the one naming a commander (`pass:`).
+    Choose { unit: String, commander: Option<String> },
     Load(std::path::PathBuf),
 }
 
@@ -634,16 +649,32 @@ fn presets(mut pending: ResMut<PendingPlay>) {
     pending.0 = text.split(',').map(str::trim).filter(|w| !w.is_empty()).filter_map(play_word).collect();
 }
 
-fn play_pending(mut pending: ResMut<PendingPlay>, mut orders: MessageWriter<Order>, mut commands: MessageWriter<SessionCommand>) {
-    for play in pending.0.drain(..) {
-        match play {
-            Play::Order(action) => {
-                orders.write(Order(action));
-            }
-            Play::Load(path) => {
-                commands.write(SessionCommand::Load(path));
-            }
+fn play_pending(mut pending: ResMut<PendingPlay>, session: Option<Res<Session>>, mut orders: MessageWriter<Order>, mut commands: MessageWriter<SessionCommand>) {
+    let Some(session) = session else { return };
+    let Some(play) = pending.0.pop_front() else { return };
+    match play {
+        Play::Next => {
+            orders.write_batch(session.to_order(Action::Next));
         }
+        Play::Choose { unit, commander } => match chosen(&session.engine().choices(), &unit, commander.as_deref()) {
+            Some(c) => {
+                orders.write_batch(session.to_order(c.action.clone()));
+            }
+            None => eprintln!("OTP_PLAY: {unit} has no such choice now; skipped"),
+        },
+        Play::Load(path) => {
+            commands.write(SessionCommand::Load(path));
+        }
+    }
+}
+
+/// The unit's choice a word names: with a commander, the one naming him (a pass); else the
+/// one that rolls (a roll, a rebuild).
+fn chosen<'a>(choices: &'a [Choice], unit: &str, commander: Option<&str>) -> Option<&'a Choice> {
+    let mut mine = choices.iter().filter(|c| c.about.as_deref() == Some(unit));
+    match commander {
+        Some(name) => mine.find(|c| !c.rolls && c.label.contains(name)),
+        None => mine.find(|c| c.rolls),
     }
 }
 
@@ -652,41 +683,58 @@ fn play_word(word: &str) -> Option<Play> {
         return Some(Play::Load(path.trim().into()));
     }
     let parts: Vec<&str> = word.split(':').map(str::trim).collect();
-    let action = match parts[..] {
-        ["start"] => Action::StartGame,
-        ["draw"] => Action::DrawChit,
-        ["end"] => Action::EndActivation,
-        ["endturn"] => Action::EndTurn,
-        ["roll", unit] => Action::RemoveMarker { unit: unit.into(), how: Removal::Roll },
-        ["pass", unit, commander] => Action::RemoveMarker { unit: unit.into(), how: Removal::Pass { commander: commander.into() } },
-        ["rebuild", unit] => Action::AttemptRebuild { unit: unit.into() },
+    Some(match parts[..] {
+        ["start" | "draw" | "end" | "endturn"] => Play::Next,
+        ["roll" | "rebuild", unit] => Play::Choose { unit: unit.into(), commander: None },
+        ["pass", unit, commander] => Play::Choose { unit: unit.into(), commander: Some(commander.into()) },
         _ => {
             eprintln!("OTP_PLAY: {word:?} is not one of start, draw, end, endturn, roll:UNIT, pass:UNIT:COMMANDER, rebuild:UNIT, load:FILE; ignored");
             return None;
         }
-    };
-    Some(Play::Order(action))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::open;
+
+    /// The teaching battle under OTP with this seed, after these actions.
+    fn game(seed: u64, actions: &[Action]) -> Box<dyn Engine> {
+        let mut g = open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap();
+        for a in actions {
+            g.apply(a.clone()).unwrap();
+        }
+        g
+    }
 
     #[test]
     fn play_words_name_the_actions() {
-        assert_eq!(play_word("start"), Some(Play::Order(Action::StartGame)));
-        assert_eq!(play_word("roll:Loyalist Militia"), Some(Play::Order(Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Roll })));
-        assert_eq!(play_word("pass:A:B"), Some(Play::Order(Action::RemoveMarker { unit: "A".into(), how: Removal::Pass { commander: "B".into() } })));
+        assert_eq!(play_word("start"), Some(Play::Next));
+        assert_eq!(play_word("endturn"), Some(Play::Next));
+        assert_eq!(play_word("roll:Loyalist Militia"), Some(Play::Choose { unit: "Loyalist Militia".into(), commander: None }));
+        assert_eq!(play_word("pass:A:B"), Some(Play::Choose { unit: "A".into(), commander: Some("B".into()) }));
         assert_eq!(play_word("load:/tmp/a.ron"), Some(Play::Load("/tmp/a.ron".into())));
         assert_eq!(play_word("jump"), None);
+    }
+
+    // OTP 10.2, 10.4: `roll:` and `pass:` pick the engine's own choices for the unit.
+    #[test]
+    fn play_words_pick_the_engines_choices() {
+        let g = game(4, &[Action::Next, Action::Next]);
+        let choices = g.choices();
+        let roll = chosen(&choices, "Loyalist Militia", None).expect("the militia may roll");
+        assert!(roll.rolls && roll.about.as_deref() == Some("Loyalist Militia"));
+        let pass = chosen(&choices, "Loyalist Militia", Some("Tarleton")).expect("Tarleton may be asked for a pass");
+        assert!(!pass.rolls && pass.label.contains("Tarleton"), "{}", pass.label);
+        assert!(chosen(&choices, "British Legion Dragoons", None).is_none(), "no marker, no roll");
     }
 
     // OTP 4.3: the cup lists every brigade by chit, in order.
     #[test]
     fn brigades_in_chit_order() {
-        let g = Game::new(crate::scenario::default_scenario(), 1, Charts::embedded().clone());
-        let chits: Vec<u32> = brigades(&g).iter().map(|b| b.chit).collect();
+        let chits: Vec<u32> = brigades(&*game(1, &[])).iter().map(|b| b.chit).collect();
         assert_eq!(chits, vec![1, 2, 3, 4]);
     }
 
@@ -694,58 +742,98 @@ mod tests {
     // its roll the panel says what it rolled.
     #[test]
     fn unit_state_follows_the_morale_step() {
-        let mut g = Game::new(crate::scenario::default_scenario(), 4, Charts::embedded().clone());
-        g.apply(Action::StartGame).unwrap();
-        g.apply(Action::DrawChit).unwrap();
-        assert_eq!(g.phasing_brigade().as_deref(), Some("Tarleton's Brigade"), "seed 4 draws chit 2 first");
-        let militia = g.unit_entity("Loyalist Militia").unwrap();
-        let (text, tint) = unit_state(&g, militia);
-        assert!(text.contains("remove it first (10.2)") && tint == Some(MARKER), "{text}");
-        g.apply(Action::RemoveMarker { unit: "Loyalist Militia".into(), how: Removal::Roll }).unwrap();
-        let (text, _) = unit_state(&g, militia);
+        let mut g = game(4, &[Action::Next, Action::Next]);
+        let unit = |g: &dyn Engine, name: &str| g.sequence().acting.into_iter().find(|&e| g.world().get::<Unit>(e).is_some_and(|u| u.name == name)).expect("acting");
+        let militia = unit(&*g, "Loyalist Militia");
+        let (text, tint) = roster::status_line(&g.unit_status(militia));
+        assert!(text.contains("remove it first (10.2)") && tint == Some(MARKER), "seed 4 draws Tarleton's chit first: {text}");
+        let roll = chosen(&g.choices(), "Loyalist Militia", None).unwrap().action.clone();
+        g.apply(roll).unwrap();
+        let (text, _) = roster::status_line(&g.unit_status(militia));
         assert!(text.contains("rolled") || text.contains("kept"), "{text}");
-        let dragoons = g.unit_entity("British Legion Dragoons").unwrap();
-        assert_eq!(unit_state(&g, dragoons).0, "no operation yet");
+        let dragoons = unit(&*g, "British Legion Dragoons");
+        assert_eq!(roster::status_line(&g.unit_status(dragoons)).0, "no operation yet");
     }
 
-    /// Draw the turn tab in a bare egui context the window's size, as the left panel does.
-    fn placed(session: &Session) -> Placed {
+    /// Draw the turn tab in a bare egui context the window's size, as the left panel does:
+    /// where its controls went and every text it painted.
+    fn drawn(session: &Session) -> (Placed, Vec<String>) {
         let ctx = egui::Context::default();
         let mut placed = Placed::default();
-        let input = egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 640.0))), ..Default::default() };
+        let input = egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 2000.0))), ..Default::default() };
+        let mut texts = Vec::new();
         // Two passes: egui settles sizes in the first.
         for _ in 0..2 {
-            let _ = ctx.run_ui(input.clone(), |ui| {
+            let out = ctx.run_ui(input.clone(), |ui| {
                 egui::Panel::left("turn_panel").default_size(270.0).show(ui, |ui| {
                     placed = turn_ui(ui, session, None, (&mut SoloSettings::default(), &SoloState::default()), &mut None, &mut Vec::new());
                 });
             });
+            texts = out.shapes.iter().flat_map(|c| shape_texts(&c.shape)).collect();
         }
-        placed
+        (placed, texts)
+    }
+
+    fn shape_texts(shape: &egui::Shape) -> Vec<String> {
+        match shape {
+            egui::Shape::Text(t) => vec![t.galley.text().to_string()],
+            egui::Shape::Vec(v) => v.iter().flat_map(shape_texts).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn placed(session: &Session) -> Placed {
+        drawn(session).0
     }
 
     // Issue 13, defect 10: a refusal and a status line appearing used to push the panel's
     // buttons down under the pointer. OTP 4.3: the activation's End button stays put.
     #[test]
     fn buttons_keep_their_places_when_a_refusal_appears() {
-        let mut g = Game::new(crate::scenario::default_scenario(), 4, Charts::embedded().clone());
-        g.apply(Action::StartGame).unwrap();
-        g.apply(Action::DrawChit).unwrap();
-        let mut session = Session::new(g);
+        let mut session = Session::from_engine(&*game(4, &[Action::Next, Action::Next]));
         let before = placed(&session);
         assert!(before.main.is_some_and(|r| r.height() >= 30.0), "{before:?}");
-        // OTP 4.3: a second chit may not be drawn while a brigade is phasing.
-        assert!(session.apply(Action::DrawChit).is_err());
+        // A unit that is not in the game is refused.
+        let Some(Order(fire)) = session.to_order(Action::Fire { unit: "Nobody".into(), target: "23rd Foot".into() }) else { panic!("words for a shot") };
+        assert!(session.apply(fire).is_err());
         session.status = Some(("a very long status line that says what a save did, and where, and wraps over several lines of the panel".into(), false));
         assert!(session.last_refusal.is_some());
         let after = placed(&session);
         assert_eq!(before, after, "nothing moved");
     }
 
+    // The panel draws what the interface says: the main button is the engine's going on, each
+    // unit's morale button carries the engine's own refusal (OTP 10.4: a pass refused, with its
+    // rule), and the odds of the roll are the engine's preview (OTP 10.2).
+    #[test]
+    fn the_panel_draws_the_engines_choices_refusals_and_odds() {
+        let (_, texts) = drawn(&Session::from_engine(&*game(4, &[])));
+        assert!(texts.iter().any(|t| t == "▶ Start the game"), "{texts:?}");
+        let g = game(4, &[Action::Next, Action::Next]);
+        let (_, texts) = drawn(&Session::from_engine(&*g));
+        let choices = g.choices();
+        let mine: Vec<&Choice> = choices.iter().filter(|c| c.about.as_deref() == Some("Loyalist Militia")).collect();
+        assert!(mine.len() >= 2, "a roll and a pass at least: {mine:?}");
+        for c in &mine {
+            assert_eq!(c.verdict, g.check(&c.action), "{}", c.label);
+            assert!(texts.iter().any(|t| t.ends_with(&c.label)), "the button {:?} is drawn: {texts:?}", c.label);
+            if let Err(r) = &c.verdict {
+                assert!(texts.contains(&format!("{}: {}", r.cite(), r.reason)), "{:?} under its button: {texts:?}", r);
+            }
+        }
+        let roll = mine.iter().find(|c| c.rolls).unwrap();
+        let preview = g.preview(&roll.action).unwrap().expect("a roll has odds");
+        let block = &preview.blocks[0];
+        assert!(texts.contains(&block.heading));
+        for o in &block.odds {
+            assert!(texts.contains(&o.outcome) && texts.contains(&format!("{:.0}%", o.chance * 100.0)), "{o:?}: {texts:?}");
+        }
+    }
+
     // OTP 4.5: the winner is the side with more points; equal points are a draw.
     #[test]
     fn the_winner_is_read_from_the_points() {
-        let side = |name: &str, points| crate::rules::otp::engine::SideSummary { side: name.into(), figures_lost: 0, units_broken: vec![], units_off_table: vec![], objectives_held: vec![], points };
+        let side = |name: &str, points| crate::rules::report::SideSummary { side: name.into(), figures_lost: 0, units_broken: vec![], units_off_table: vec![], objectives_held: vec![], points };
         let s = Summary { turns_played: 10, sides: vec![side("British", 1), side("Americans", 3)], objectives_unheld: vec![] };
         assert_eq!(winner(&s), "Americans win on points, 3 to 1");
         let s = Summary { sides: vec![side("British", 2), side("Americans", 2)], ..s };

@@ -3,11 +3,13 @@
 //! existing checks and previews: the interface adds no rule of its own.
 //!
 //! The views are built in this folder, one file an area: [`sequence`] (the turn, the chit cup,
-//! the sequence's buttons), [`units`] (a unit's choices, movement, sheet, badges), [`fire`]
-//! (what a unit may do to an enemy unit, fire bands, the FIRE chart for the dice overlay),
-//! [`preview`] (exact odds of a shot or a charge as preview blocks).
+//! the sequence's buttons, the morale step, rebuilds), [`morale`] (the odds of a morale roll or a
+//! rebuild), [`units`] (a unit's choices, movement, sheet, badges), [`fire`] (what a unit may do
+//! to an enemy unit, fire bands, the FIRE chart for the dice overlay), [`preview`] (exact odds of
+//! a shot or a charge as preview blocks).
 
 pub mod fire;
+pub mod morale;
 pub mod preview;
 pub mod sequence;
 pub mod units;
@@ -21,7 +23,7 @@ use super::engine::report::refuse;
 use super::engine::{Action as OtpAction, Game, Phase};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, SequenceView, SheetRow};
+use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, SequenceView, SheetRow, UnitStatus, UnitStep};
 use crate::rules::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -117,6 +119,21 @@ impl Engine for Game {
     }
     fn choices(&self) -> Vec<Choice> {
         self.sequence_choices()
+    }
+    fn unit_status(&self, unit: Entity) -> UnitStatus {
+        self.status_of(unit)
+    }
+    fn leader_line(&self, leader: Entity) -> String {
+        self.commander_line(leader)
+    }
+    fn track_heading(&self) -> String {
+        "The chit cup (4.3)".into()
+    }
+    fn unit_step(&self) -> Option<UnitStep> {
+        self.unit_step_now()
+    }
+    fn next_is_mechanical(&self) -> bool {
+        self.next_is_mechanical_now()
     }
     fn unit_choices(&self, unit: Entity) -> Vec<Choice> {
         self.unit_choices_now(unit)

@@ -46,8 +46,8 @@ impl Game {
             OtpAction::Fire { unit, target, ammo } => Some(fire_blocks(&self.fire_preview(unit, target, *ammo)?)),
             OtpAction::Charge { unit, target } => Some(charge_blocks(unit, target, &self.charge_preview(unit, target, Default::default())?)),
             OtpAction::ChargeWith { unit, target, options } => Some(charge_blocks(unit, target, &self.charge_preview(unit, target, *options)?)),
-            // MERGE (ui-seq): morale and rebuild rolls (10.x, 11.x) are previewed in
-            // `super::morale`: `OtpAction::RemoveMarker { .. } | OtpAction::AttemptRebuild { .. } => self.morale_preview(action),`
+            // Morale and rebuild rolls (10.x, 11.x): `super::morale`.
+            OtpAction::RemoveMarker { .. } | OtpAction::AttemptRebuild { .. } => self.morale_preview(action),
             _ => None,
         })
     }
