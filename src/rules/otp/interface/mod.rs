@@ -19,7 +19,7 @@ use super::engine::report::refuse;
 use super::engine::{Action as OtpAction, Game, Phase};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Automatic, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow, Badge};
+use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, Reach, SequenceView, SheetRow, UnitPlan};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -136,6 +136,12 @@ impl Engine for Game {
     }
     fn fire_bands(&self, unit: Entity) -> Vec<RangeBand> {
         self.unit_fire_bands(unit)
+    }
+    fn unit_plan(&self, unit: Entity) -> Option<UnitPlan> {
+        self.unit_plan_now(unit)
+    }
+    fn reach(&self, unit: Entity) -> Option<Reach> {
+        self.reach_now(unit)
     }
     fn save_text(&self) -> String {
         self.to_save().to_ron()
