@@ -6,14 +6,13 @@
 //! whether it is legal, what it costs and where it first meets disordering terrain (6.6); the
 //! window decides nothing.
 
+use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path};
-use crate::rules::otp::charts::Charts;
-use crate::rules::otp::engine::describe::formation as formation_words;
-use crate::rules::otp::charts::movement::ArmClass;
-use crate::scenario::model::{Arm, Formation};
+use crate::rules::engine::Engine;
+use crate::scenario::model::Formation;
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
 use crate::table::geom::{point_along, polyline_length, turn_about};
@@ -32,31 +31,12 @@ pub(crate) struct AllowanceInfo {
 }
 
 
-/// The allowance for the formation the unit is in at the start of the move (6.1), from the
-/// MOVEMENT chart in `rules::otp::charts`; a march column also gets the road allowance (5.1),
-/// which `plan_move` grants only if it stays on the road.
-pub(crate) fn allowance(u: &UnitInfo) -> Option<AllowanceInfo> {
-    let m = &Charts::embedded().movement;
-    let arm = ArmClass::from(u.arm);
-    let (inches, source) = match u.arm {
-        Arm::Artillery { galloper: true, .. } if u.formation == Formation::Unlimbered => (m.galloper().move_only, m.galloper().source.clone()),
-        _ => {
-            let e = m.allowance_entry(arm, u.unit_type, u.formation)?;
-            (e.inches, e.source.clone())
-        }
-    };
-    let road = u.in_column().then(|| inches + m.road_bonus());
-    let arm_word = match arm {
-        ArmClass::Infantry => "infantry",
-        ArmClass::Cavalry => "cavalry",
-        ArmClass::Artillery => "artillery",
-    };
-    Some(AllowanceInfo {
-        allowance: Allowance { full: inches, road },
-        what: format!("{arm_word} in {}: {inches}\"", formation_words(u.formation)),
-        reconstructed: source.is_reconstructed(),
-        source: source.cited(crate::rules::cite::RuleSetId::Otp),
-    })
+/// How far the unit can go in one move, as its engine's `reach` says (OTP: the MOVEMENT chart
+/// for the formation it is in, 6.1; a march column also gets the road allowance, 5.1, which
+/// `plan_move` grants only if it stays on the road). `unit` is the game's entity.
+pub(crate) fn allowance(engine: &dyn Engine, unit: Entity) -> Option<AllowanceInfo> {
+    let r = engine.reach(unit)?;
+    Some(AllowanceInfo { allowance: r.allowance, what: r.what, reconstructed: r.source.is_reconstructed(), source: r.source.cited(engine.rules()) })
 }
 
 /// What a drag does, decided by where it starts (and Shift).

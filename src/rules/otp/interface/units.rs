@@ -407,3 +407,90 @@ impl Game {
         Vec::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::engine::Engine;
+    use crate::rules::otp::engine::UnitTurn;
+    use crate::rules::otp::engine::testing::{activate, ok, teaching};
+
+    fn row<'a>(rows: &'a [SheetRow], label: &str) -> &'a SheetRow {
+        rows.iter().find(|r| r.label == label).unwrap_or_else(|| panic!("no {label} row in {rows:?}"))
+    }
+
+    // OTP 6.10, 10.1: a bonus move is open only when the engine would allow one: not to a unit
+    // with a Morale Marker, which "may not perform any operation". (The bonus is set on the
+    // engine's own record of it, as a charge won at 2:1 sets it.)
+    #[test]
+    fn a_bonus_move_is_offered_only_when_the_engine_allows_it() {
+        let mut g = teaching(3);
+        ok(&mut g, OtpAction::StartGame);
+        activate(&mut g, "Tarleton's Brigade");
+        let key = (g.turn(), g.sequence().phasing.expect("a chit is drawn"));
+        let owe = |g: &mut Game, name: &str| {
+            let e = g.unit_entity(name).unwrap();
+            g.world_mut().get_mut::<UnitTurn>(e).unwrap().bonus_move = Some(key);
+            e
+        };
+        // The Loyalist Militia carry a Morale Marker: owed, but barred (10.1).
+        let marked = owe(&mut g, "Loyalist Militia");
+        assert!(g.has_marker(marked) && g.bonus_pending(marked));
+        assert!(!g.bonus_open(marked), "10.1 bars it");
+        let plan = Engine::unit_plan(&g, marked).unwrap();
+        assert!(plan.notes.is_empty(), "not offered: {:?}", plan.notes);
+        assert!(g.check_move("Loyalist Militia", &[MoveStep::Forward(1.0)]).is_err_and(|r| r.rule == "10.1"));
+        // The 1st Maryland (not phasing, no marker): the bonus is open, and a drag may use it.
+        let free = owe(&mut g, "1st Maryland");
+        assert!(g.bonus_open(free), "owed and free to take, whichever brigade is phasing");
+        assert!(Engine::unit_plan(&g, free).unwrap().notes.iter().any(|n| n.starts_with("6.10")));
+        assert!(Engine::movement(&g, free).is_some_and(|m| m.kinds[0].verdict.is_ok()), "a drag may move it");
+        // Another of the 1st Maryland's brigade, owed nothing: no drag moves it.
+        let other = g.units().find(|(e, u)| *e != free && g.world().get::<Brigade>(u.brigade).map(|b| b.name.clone()) == g.brigade_of(free)).map(|(e, _)| e).unwrap();
+        assert!(Engine::movement(&g, other).is_none());
+    }
+
+    // OTP 4.2: the unit sheet is the engine's: every number with its rule; the CV with 4.2; a
+    // Morale Marker (10.1) on the sheet and as a badge.
+    #[test]
+    fn the_sheet_lists_every_number_with_its_rule() {
+        let g = teaching(3);
+        let e = g.unit_entity("33rd Foot").unwrap();
+        let u = g.unit(e).clone();
+        let rows = Engine::sheet(&g, e);
+        let cv = row(&rows, "CV");
+        assert_eq!((cv.value.clone(), cv.cite.as_deref()), (u.cv.to_string(), Some("OTP 4.2")));
+        assert_eq!(row(&rows, "Type").value, "Line infantry");
+        assert_eq!(row(&rows, "Current figures").value, u.figures.to_string());
+        assert_eq!(row(&rows, "Initial figures").value, u.initial_figures.to_string());
+        assert_eq!(row(&rows, "Formation").value, "Line");
+        assert_eq!(row(&rows, "Initial volley").cite.as_deref(), Some("OTP 8.5"));
+        assert_eq!(row(&rows, "Morale").value, "None");
+        assert!(Engine::badges(&g, e).is_empty());
+        // Dragoons are cavalry (1.2, 1.3).
+        assert_eq!(row(&Engine::sheet(&g, g.unit_entity("British Legion Dragoons").unwrap()), "Type").value, "Line dragoons (cavalry)");
+        // The Loyalist Militia start with a Morale Marker.
+        let m = g.unit_entity("Loyalist Militia").unwrap();
+        assert_eq!(row(&Engine::sheet(&g, m), "Morale").tone, Some(Tone::Bad));
+        let badges = Engine::badges(&g, m);
+        assert_eq!(badges.len(), 1);
+        assert_eq!((badges[0].meaning.as_str(), badges[0].cite.as_deref(), badges[0].tone), ("Morale Marker", Some("OTP 10.1"), Tone::Bad));
+    }
+
+    // OTP 6.1, 5.1: a unit's reach is the MOVEMENT chart's line for its formation, with its
+    // source; a march column also gets the road bonus.
+    #[test]
+    fn reach_is_the_movement_chart() {
+        let mut g = teaching(3);
+        let e = g.unit_entity("33rd Foot").unwrap();
+        let r = Engine::reach(&g, e).unwrap();
+        assert_eq!(r.allowance, Allowance { full: g.normal_move(e, Formation::Line), road: None });
+        assert_eq!(r.allowance.full, 6.0);
+        assert!(r.what.contains("line: 6\""), "{}", r.what);
+        g.world_mut().get_mut::<Unit>(e).unwrap().formation = Formation::Column;
+        let r = Engine::reach(&g, e).unwrap();
+        assert_eq!(r.allowance.full, g.normal_move(e, Formation::Column));
+        assert_eq!(r.allowance.road, Some(r.allowance.full + g.charts().movement.road_bonus()));
+        assert!(r.source.is_reconstructed(), "the column's move is reconstructed");
+    }
+}
