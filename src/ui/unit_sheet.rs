@@ -290,15 +290,22 @@ mod tests {
         assert!(p.y >= 320.0 && p.x == 530.0, "{p:?}");
     }
 
-    // Issue 13, 13: dragoons are cavalry: the sheet's Type says so (1.2, 1.3).
+    // Issue 13, 13: dragoons are cavalry: the sheet's Type, the engine's (OTP 1.2, 1.3, 4.2),
+    // every row with its rule, the CV with 4.2.
     #[test]
-    fn the_type_line_names_the_arm() {
-        let s = crate::scenario::default_scenario();
-        let mut world = World::new();
-        crate::scenario::spawn::spawn_scenario(&mut world, &s, "teaching");
-        let types: Vec<(String, String)> = world.query::<&Unit>().iter(&world).map(|u| (u.name.clone(), type_line(u))).collect();
-        let of = |n: &str| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()).unwrap();
-        assert_eq!(of("British Legion Dragoons"), "Line dragoons (cavalry)");
-        assert_eq!(of("33rd Foot"), "Line infantry");
+    fn the_sheet_is_the_engines() {
+        use crate::rules::cite::RuleSetId;
+        let g = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let w = g.world();
+        let of = |n: &str| {
+            let e = w.try_query::<(Entity, &Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap();
+            g.sheet(e)
+        };
+        let dragoons = of("British Legion Dragoons");
+        assert_eq!(dragoons.iter().find(|r| r.label == "Type").map(|r| r.value.as_str()), Some("Line dragoons (cavalry)"));
+        let foot = of("33rd Foot");
+        assert!(foot.iter().all(|r| r.cite.is_some()), "{foot:?}");
+        let cv = foot.iter().find(|r| r.label == "CV").unwrap();
+        assert_eq!((cv.cite.as_deref(), cv.tone), (Some("OTP 4.2"), Some(Tone::Info)));
     }
 }

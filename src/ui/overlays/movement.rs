@@ -548,7 +548,7 @@ pub(crate) fn built_scene(b: &Built, before: f32, most: Option<f32>, dragging: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::{Terrain, UnitType, Weapon};
+    use crate::scenario::model::{Arm, Terrain, UnitType, Weapon};
     use crate::ui::overlays::testing::{table, v};
 
     fn line() -> UnitInfo {
@@ -556,16 +556,33 @@ mod tests {
         UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0)
     }
 
+    /// A line's 6" move (OTP 6.1, the MOVEMENT chart), for the geometry's tests.
+    fn six() -> AllowanceInfo {
+        AllowanceInfo { allowance: Allowance::new(6.0), what: "infantry in line: 6\"".into(), source: "OTP 6.6".into(), reconstructed: false }
+    }
+
     #[test]
-    fn the_allowance_comes_from_the_movement_chart() {
-        // OTP 6.1 via the MOVEMENT chart: infantry line 6" (6.6), column 10" (reconstructed).
-        let a = allowance(&line()).unwrap();
+    fn the_allowance_comes_from_the_engine() {
+        // OTP 6.1 via the engine's MOVEMENT chart: infantry line 6" (6.6), column 10"
+        // (reconstructed), with the road bonus (5.1).
+        use crate::rules::cite::RuleSetId;
+        let mut scenario = crate::scenario::default_scenario();
+        let g = crate::rules::engine::open(RuleSetId::Otp, scenario.clone(), 1).unwrap();
+        let unit = |g: &dyn Engine, n: &str| {
+            let w = g.world();
+            w.try_query::<(Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap()
+        };
+        let a = allowance(g.as_ref(), unit(g.as_ref(), "33rd Foot")).unwrap();
         assert_eq!(a.allowance, Allowance { full: 6.0, road: None });
         assert!(a.what.contains("line: 6\""), "{}", a.what);
-        let col = UnitInfo::foot("Col", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
-        let a = allowance(&col).unwrap();
+        assert!(a.source.starts_with("OTP"), "{}", a.source);
+        let u = scenario.sides.iter_mut().flat_map(|s| s.brigades.iter_mut()).flat_map(|b| b.units.iter_mut()).find(|u| u.name == "33rd Foot").unwrap();
+        u.formation = Formation::Column;
+        let g = crate::rules::engine::open(RuleSetId::Otp, scenario, 1).unwrap();
+        let a = allowance(g.as_ref(), unit(g.as_ref(), "33rd Foot")).unwrap();
         assert_eq!(a.allowance.full, 10.0);
         assert!(a.allowance.road.unwrap() > 10.0 && a.reconstructed);
+        assert_eq!(a.allowance, g.reach(unit(g.as_ref(), "33rd Foot")).unwrap().allowance, "the engine's reach, as it gives it");
     }
 
     #[test]
@@ -600,7 +617,7 @@ mod tests {
         let Some(MoveStep::Stands(m)) = step(&u, DragKind::Stand(2), &[c, c + v(0.0, 2.0)]) else { panic!() };
         assert_eq!(m, vec![StandMove { stand: 2, to: c + v(0.0, 2.0), facing: 0.0 }]);
         let s = table(vec![u.clone()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 2.0)], a).unwrap();
         assert!(p.report.legal(), "{:?}", p.report.problem);
         assert_eq!(p.report.stands[3], u.stands[3].footprint, "the others stay");
@@ -614,7 +631,7 @@ mod tests {
     #[test]
     fn a_move_too_long_is_red_with_its_rule_and_shows_how_far_it_could_go() {
         let s = table(vec![line()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let grab = v(20.0, 9.6);
         let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 4.0)], a).unwrap();
         assert!(p.report.legal());
@@ -650,7 +667,7 @@ mod tests {
     #[test]
     fn a_built_move_shows_each_step_with_inches_used_and_left() {
         let s = table(vec![line()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let steps = vec![MoveStep::Wheel { pivot: End::Right, angle: 17.29 }, MoveStep::Forward(2.0)];
         let b = build(&s, 0, &steps, a);
         assert_eq!(b.after.len(), 2);
@@ -670,7 +687,7 @@ mod tests {
     #[test]
     fn the_envelope_fan_spans_45_degrees_each_side_out_to_the_allowance() {
         let s = table(vec![line()]);
-        let info = allowance(s.unit(0)).unwrap();
+        let info = six();
         let sc = envelope(&s, 0, &info);
         let Some(Prim::Fill { points, .. }) = sc.under.first() else { panic!() };
         let (fl, fr) = (v(16.0, 10.0), v(24.0, 10.0));

@@ -159,13 +159,16 @@ mod tests {
         // Start (4.2), then draw a chit (4.3).
         assert!(order(&mut app, Action::Next) && order(&mut app, Action::Next));
         assert!(app.world().resource::<Trail>().moves.is_empty(), "nothing has moved");
+        // Units of the phasing brigade with no guns attached (7.5: they would move too).
         let names: Vec<String> = {
             let e = app.world().resource::<Session>().engine();
-            e.sequence().acting.iter().filter_map(|&u| e.world().get::<Unit>(u)).map(|u| u.name.clone()).collect()
+            let acting: Vec<(Entity, &Unit)> = e.sequence().acting.iter().filter_map(|&u| e.world().get::<Unit>(u).map(|x| (u, x))).collect();
+            let hosts: Vec<Entity> = e.world().try_query::<&Unit>().unwrap().iter(e.world()).filter_map(|u| u.attached_to).collect();
+            acting.iter().filter(|(x, u)| u.attached_to.is_none() && !hosts.contains(x)).map(|(_, u)| u.name.clone()).collect()
         };
         let moved = names.into_iter().find(|n| order(&mut app, Action::Move { unit: n.clone(), steps: vec![MoveStep::Forward(1.0)] })).expect("some unit of the phasing brigade may step forward 1\"");
         let trail = app.world().resource::<Trail>();
-        assert_eq!(trail.moves.len(), 1, "only the unit that moved");
+        assert_eq!(trail.moves.len(), 1, "only the unit that moved: {:?}", trail.moves.keys().collect::<Vec<_>>());
         let m = &trail.moves[&moved];
         let walked = m.from[0].centre.distance(m.to[0].centre);
         assert!((walked - 1.0).abs() < 0.05, "from where it stood to where it is: {walked}");
