@@ -654,7 +654,7 @@ mod tests {
     fn rows_follow_the_report_in_order() {
         let mut dice = Dice::new(1);
         let text = Source::Text { section: "9.1".into() };
-        let mut r = Report::new(2, &Action::Charge { unit: "A".into(), target: "B".into() }, "A charges B (9.0)");
+        let mut r = Report::otp(2, &Action::Charge { unit: "A".into(), target: "B".into() }, "A charges B (9.0)");
         r.modifier("9.1", "uphill", 1);
         r.die("9.1", "closure of A", &dice.d10());
         r.chart("CLOSURE", "CV 5", "4", "closes", &text);
@@ -725,12 +725,12 @@ mod tests {
         let mut app = App::new();
         app.add_message::<Applied>().init_resource::<DiceOverlay>().add_systems(Update, take_reports);
         let mut dice = Dice::new(3);
-        let mut fire = Report::new(1, &Action::fire("A", "B"), "A fires at B (8.1)");
+        let mut fire = Report::otp(1, &Action::fire("A", "B"), "A fires at B (8.1)");
         fire.die("8.1", "fire of A at B", &dice.d10());
         app.world_mut().write_message(Applied(fire.clone()));
         app.update();
         assert_eq!(app.world().resource::<DiceOverlay>().report.as_ref(), Some(&fire));
-        let mut moved = Report::new(1, &Action::EndActivation, "a move");
+        let mut moved = Report::otp(1, &Action::EndActivation, "a move");
         moved.change("6.1", "A moves 3\"");
         app.world_mut().write_message(Applied(moved));
         app.update();
@@ -754,12 +754,12 @@ mod tests {
         assert_eq!(step("9.12"), "Melee");
         assert_eq!(step("3.1 2"), "Operation");
         assert_eq!(step("10.2"), "Morale");
-        let mut r = Report::new(1, &Action::EndTurn, "x");
+        let mut r = Report::otp(1, &Action::EndTurn, "x");
         r.change("8.2", "2nd Maryland: 1 kill (8.2); 11 figure(s) left");
         r.change("10.1", "Maryland gets a Morale Marker");
         let names = ["Maryland".to_string(), "2nd Maryland".to_string(), "Guns".to_string()];
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string(), "Maryland".to_string()]);
-        let mut r = Report::new(1, &Action::EndTurn, "x");
+        let mut r = Report::otp(1, &Action::EndTurn, "x");
         r.change("8.2", "2nd Maryland: 1 kill");
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string()], "a name inside a longer one named does not count");
     }
