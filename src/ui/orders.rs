@@ -30,7 +30,7 @@ use crate::rules::action::Action;
 use crate::rules::engine::{Choice, Engine, PlanState};
 use crate::rules::report::Refusal;
 use crate::scenario::model::Formation;
-use crate::scenario::spawn::{Commander, Unit};
+use crate::scenario::spawn::{Brigade, Commander, Unit};
 use crate::table::movement::{Allowance, MoveStep};
 use crate::table::situation::Situation;
 use crate::table::words::inches;
@@ -192,17 +192,21 @@ pub(crate) fn judge(engine: &dyn Engine, p: &Playable, built: &[MoveStep], built
     Verdict { action, refusal, number, step: step.clone(), inches: plan.spent, before: p.spent + built_inches, most: p.most, kind_label: p.kind_label.clone(), dice: p.dice.clone() }
 }
 
-/// The selected unit as a drag may move it by order: what the engine's `movement` gives (an
-/// activation, the phasing brigade's unit or one owed a bonus move), as move kind `kind` (the
-/// plain move if the unit has no such kind).
+/// The selected unit as a drag may move it by order, from the engine's `movement`: a unit the
+/// sequence lets act now (its drags are judged, and refused with the rule when it may not move),
+/// or one the engine lets move anyway (OTP's 6.10 bonus move); as move kind `kind` (the plain
+/// move if the unit has no such kind).
 pub(crate) fn playable(engine: &dyn Engine, app_unit: Entity, unit: Entity, kind: usize) -> Option<Playable> {
     let m = engine.movement(unit)?;
+    let may = m.kinds.first().is_some_and(|k| k.verdict.is_ok());
+    if !may && !engine.sequence().acting.contains(&unit) {
+        return None;
+    }
     let name = engine.world().get::<Unit>(unit)?.name.clone();
     let kind = if kind < m.kinds.len() { kind } else { 0 };
     let k = m.kinds.get(kind)?;
     // The geometry's allowance: what is left (or the whole move when the unit may not move:
     // the engine then says why not on every drag).
-    let may = m.kinds.first().is_some_and(|k| k.verdict.is_ok());
     let most = may.then_some(m.allowance);
     let left = if may { (m.allowance - m.spent).max(0.0) } else { m.allowance } + k.extra;
     let allowance = Allowance { full: left, road: m.road.map(|r| left + r) };
@@ -426,8 +430,9 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: Entity, stat
         if let Some((_, Some(v))) = cache.dragged() {
             ui.label(RichText::new(v.text()).size(12.5).strong().color(if v.allowed() { OK } else { BAD }));
         }
-    } else if seq.deciding.is_some() {
-        ui.label(RichText::new(format!("Not phasing — {}", seq.headline)).weak().italics().size(12.5));
+    } else if let Some(brigade) = seq.acting.first().and_then(|&a| engine.world().get::<Unit>(a)).and_then(|a| engine.world().get::<Brigade>(a.brigade)) {
+        let rule = seq.current.and_then(|i| seq.steps.get(i)).map(|s| format!(" ({})", s.cite)).unwrap_or_default();
+        ui.label(RichText::new(format!("Not phasing: {} is{rule}.", brigade.name)).weak().italics().size(12.5));
     }
     let choices = engine.unit_choices(e);
     let (forms, others): (Vec<&Choice>, Vec<&Choice>) = choices.iter().partition(|c| matches!(c.action, Action::ChangeFormation { .. }));
@@ -671,7 +676,6 @@ fn send(session: &Session, action: Action, orders: &mut MessageWriter<Order>, re
 mod tests {
     use super::*;
     use crate::rules::engine::{Engine, PlanState};
-    use crate::scenario::spawn::Brigade;
     use crate::table::footprint::Footprint;
     use super::super::session::Opening;
 
@@ -1081,6 +1085,27 @@ mod tests {
         let e = engine(&app);
         assert!((e.world().get::<Commander>(g).unwrap().at - to).length() < 1e-4);
         assert!((e.movement(g).unwrap().spent - 3.0).abs() < 1e-3);
+    }
+
+    // OTP 4.3, 6.8: a unit not phasing is not moved by a drag; its kinds of move are shown
+    // greyed with exactly the engine's refusal of such a move.
+    #[test]
+    fn a_unit_not_phasing_is_not_playable_and_its_special_move_is_greyed() {
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        select(&mut app, "1st Maryland");
+        assert!(app.world().resource::<MoveDrag>().playable.is_none(), "not phasing: a drag does not order it");
+        let g = game_entity(&app, "1st Maryland");
+        let e = engine(&app);
+        let m = e.movement(g).expect("its moves, greyed");
+        let special = m.kinds[1].verdict.clone().unwrap_err();
+        assert_eq!(special.rule, "4.3");
+        assert_eq!(Err(special), e.check(&e.move_action(g, 1, vec![MoveStep::Forward(0.05)])), "the engine's own verdict on a special move");
+        // Its phasing neighbour is playable, with the move's allowance left.
+        select(&mut app, "33rd Foot");
+        let p = app.world().resource::<MoveDrag>().playable.clone().expect("phasing");
+        let m = engine(&app).movement(p.game_unit).unwrap();
+        assert_eq!((p.spent, p.most), (m.spent, Some(m.allowance)));
     }
 
     // A refused commander's order (as `Refused` carries it, in the engine's words) shows on his

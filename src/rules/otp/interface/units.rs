@@ -7,7 +7,7 @@ use bevy::math::Vec2;
 
 use super::super::charts::ArmClass;
 use super::super::engine::operations::{Activity, operations, section};
-use super::super::engine::{Action as OtpAction, CommandState, Game, Phase};
+use super::super::engine::{Action as OtpAction, CommandState, Game};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
 use crate::rules::dice::DiceKind;
@@ -75,11 +75,6 @@ fn anchor(t: &Terrain) -> Option<Vec2> {
 }
 
 impl Game {
-    /// The unit's brigade name.
-    fn brigade_of(&self, unit: Entity) -> Option<String> {
-        self.world().get::<Brigade>(self.unit(unit).brigade).map(|b| b.name.clone())
-    }
-
     /// Where a unit stands (its first stand's centre), for "nearest first".
     fn centre_of(&self, unit: Entity) -> Vec2 {
         self.unit(unit).stands.first().and_then(|&s| self.world().get::<Footprint>(s)).map(|f| f.centre).unwrap_or_default()
@@ -270,11 +265,10 @@ impl Game {
         Some(plan)
     }
 
-    /// How the unit may move in this activation: the operation's movement (3.x, 6.1) and what
-    /// is spent, the road bonus of a column (5.1), and the move and the special move (6.8) with
-    /// the engine's verdict on each. A commander: his ride (6.12). `None` when no drag may
-    /// move it: no brigade is phasing, or it is not the phasing brigade's (and owes no 6.10
-    /// bonus move).
+    /// How the unit may move now: the operation's movement (3.x, 6.1) and what is spent, the
+    /// road bonus of a column (5.1), and the move and the special move (6.8), each with the
+    /// engine's verdict (a unit not phasing is refused by 4.3; one owed a 6.10 bonus move is
+    /// not). A commander: his ride (6.12).
     pub(super) fn movement_now(&self, unit: Entity) -> Option<Movement> {
         if self.world().get::<Commander>(unit).is_some() {
             let most = self.charts().movement.commander();
@@ -284,10 +278,7 @@ impl Game {
             let ride = MoveKind { label: "ride".into(), cite: otp("6.12"), detail: "A commander rides up to 24\" a phase (6.12)".into(), extra: 0.0, dice: None, verdict };
             return Some(Movement { allowance: most, spent: ridden, road: None, kinds: vec![ride] });
         }
-        if !self.is_unit(unit) || !matches!(self.phase(), Phase::Activation { .. }) {
-            return None;
-        }
-        if self.phasing_brigade() != self.brigade_of(unit) && !self.bonus_open(unit) {
+        if !self.is_unit(unit) {
             return None;
         }
         let u = self.unit(unit);
@@ -445,9 +436,11 @@ mod tests {
         assert!(g.bonus_open(free), "owed and free to take, whichever brigade is phasing");
         assert!(Engine::unit_plan(&g, free).unwrap().notes.iter().any(|n| n.starts_with("6.10")));
         assert!(Engine::movement(&g, free).is_some_and(|m| m.kinds[0].verdict.is_ok()), "a drag may move it");
-        // Another of the 1st Maryland's brigade, owed nothing: no drag moves it.
-        let other = g.units().find(|(e, u)| *e != free && g.world().get::<Brigade>(u.brigade).map(|b| b.name.clone()) == g.brigade_of(free)).map(|(e, _)| e).unwrap();
-        assert!(Engine::movement(&g, other).is_none());
+        // Another of the 1st Maryland's brigade, owed nothing: its move is refused (4.3).
+        let other = g.units().find(|(e, u)| *e != free && u.brigade == g.unit(free).brigade).map(|(e, _)| e).unwrap();
+        let m = Engine::movement(&g, other).unwrap();
+        assert_eq!(m.kinds[0].verdict.as_ref().err().map(|r| r.rule.as_str()), Some("4.3"));
+        assert!(!Engine::sequence(&g).acting.contains(&other), "and the sequence does not let it act");
     }
 
     // OTP 4.2: the unit sheet is the engine's: every number with its rule; the CV with 4.2; a
