@@ -110,6 +110,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, draw_table.in_set(UiSet::Table).run_if(super::fonts_ready));
 }
 
+/// What the table asks of the rest of the window: the hover preset, the run's options, the
+/// targeting mode, and the game (its engine's badges and sheet for markers and tooltips).
+type Asked<'w> = (Res<'w, HoverPreset>, Option<Res<'w, super::RunOptions>>, Option<Res<'w, super::fire_orders::Targeting>>, Option<Res<'w, super::session::Session>>);
+
 #[allow(clippy::too_many_arguments)]
 fn draw_table(
     mut contexts: EguiContexts,
@@ -121,7 +125,7 @@ fn draw_table(
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
     (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>),
-    (hover_preset, options, targeting, session): (Res<HoverPreset>, Option<Res<super::RunOptions>>, Option<Res<super::fire_orders::Targeting>>, Option<Res<super::session::Session>>),
+    (hover_preset, options, targeting, session): Asked,
     mut teach: Teach,
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit)>,
