@@ -122,6 +122,23 @@ pub trait Engine: Send + Sync + 'static {
         Vec::new()
     }
 
+    // ---- a unit's turn and reach (orders, the unit sheet, the movement overlay) ----
+    // A leader (a commander's entity) is asked the same way: `movement` is his ride,
+    // `unit_choices` the units he may join.
+    /// What the unit may do in its turn as the rules list it (OTP's operations 3.1–3.3; a
+    /// rule set's orders or card actions), each with how far the unit has got with it; `None`
+    /// when the rule set keeps no such list.
+    fn unit_plan(&self, unit: Entity) -> Option<UnitPlan> {
+        let _ = unit;
+        None
+    }
+    /// How far the unit can go in one move from the formation it is in, by the rule set's
+    /// chart (terrain aside), for the movement overlay; `None` if it cannot move at all.
+    fn reach(&self, unit: Entity) -> Option<Reach> {
+        let _ = unit;
+        None
+    }
+
     // ---- files and players ----
     /// The saved game as text: the rule set, the scenario, the seed and the actions.
     fn save_text(&self) -> String;
@@ -211,13 +228,20 @@ pub struct Choice {
     pub verdict: Result<(), Refusal>,
     /// It throws dice: `Engine::preview` gives its odds.
     pub rolls: bool,
+    /// What it does, with its rule, for a tooltip ("Form line (6.2): half the normal move").
+    pub detail: Option<String>,
 }
 
 impl Choice {
     /// A choice judged by the engine's own check.
     pub fn judged(engine: &dyn Engine, label: impl Into<String>, action: Action, rolls: bool) -> Choice {
         let verdict = engine.check(&action);
-        Choice { label: label.into(), about: None, action, verdict, rolls }
+        Choice { label: label.into(), about: None, action, verdict, rolls, detail: None }
+    }
+
+    pub fn detail(mut self, text: impl Into<String>) -> Choice {
+        self.detail = Some(text.into());
+        self
     }
 
     pub fn about(mut self, what: impl Into<String>) -> Choice {
@@ -306,6 +330,8 @@ pub struct Movement {
     pub allowance: f32,
     /// Inches already spent in this operation.
     pub spent: f32,
+    /// Inches more on a road (a march column staying on it, OTP 5.1), if any.
+    pub road: Option<f32>,
     /// The kinds of move it may make ("move", "special move (6.8)"); the first is the default.
     pub kinds: Vec<MoveKind>,
 }
@@ -314,6 +340,12 @@ pub struct Movement {
 pub struct MoveKind {
     pub label: String,
     pub cite: String,
+    /// What it is, for a tooltip ("the full move + 1AD, rolled when ordered…").
+    pub detail: String,
+    /// The most its dice may add to the allowance (0 for none).
+    pub extra: f32,
+    /// The dice it throws when ordered ("1AD"), if any.
+    pub dice: Option<String>,
     /// `Err` when this kind is not open to it now.
     #[serde(skip)]
     pub verdict: Result<(), Refusal>,
@@ -325,6 +357,8 @@ pub struct SheetRow {
     pub label: String,
     pub value: String,
     pub cite: Option<String>,
+    /// Drawn stronger: `Info` a number that counts most, `Bad` a loss or a marker.
+    pub tone: Option<Tone>,
 }
 
 /// A marker or state drawn beside a unit.
@@ -402,6 +436,60 @@ impl ChartGrid {
     pub fn single(read: &ChartRead) -> ChartGrid {
         ChartGrid { column_axis: String::new(), row_axis: String::new(), columns: vec![read.column.clone()], rows: vec![(read.row.clone(), vec![read.result.clone()])], hit: (0, 0) }
     }
+}
+
+// ---- a unit's turn and reach (orders, the unit sheet, the movement overlay) ----
+
+/// What a unit may do in its turn as the rules list it, and how far it has got.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitPlan {
+    /// The list's heading ("Operations (3.1)").
+    pub title: String,
+    pub items: Vec<PlanItem>,
+    /// What it has done so far, in one line ("Done: move · 3\" spent"), if anything.
+    pub done: Option<String>,
+    /// Lines worth knowing beside the list ("6.10: a bonus move is owed…").
+    pub notes: Vec<String>,
+}
+
+/// One thing of a unit's plan (an operation, an order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanItem {
+    /// "2. move 1/2 and fire".
+    pub label: String,
+    /// A short note after it (" ·½ move").
+    pub note: String,
+    pub cite: String,
+    pub state: PlanState,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanState {
+    /// It may be done.
+    Open,
+    /// Begun, and more of it may still be done.
+    Going,
+    /// What the unit did is this, and nothing more may be added.
+    Done,
+    /// Not now: the rule and reason.
+    Barred(Refusal),
+}
+
+impl PlanState {
+    pub fn refusal(&self) -> Option<&Refusal> {
+        if let PlanState::Barred(r) = self { Some(r) } else { None }
+    }
+}
+
+/// How far a unit can go in one move, for the geometry of the movement overlay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    /// The inches, and a march column's on a road.
+    pub allowance: crate::table::movement::Allowance,
+    /// The chart's line for it ("infantry in line: 6\"").
+    pub what: String,
+    /// Where the number comes from.
+    pub source: Source,
 }
 
 /// A citation as views print it.

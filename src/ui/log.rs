@@ -182,9 +182,6 @@ pub(crate) fn export(session: &mut Session, log: &GameLog, path: &Path) {
     });
 }
 
-/// For `orders.rs` until it reads the common action: the units an OTP order names.
-pub(crate) use crate::rules::action::otp_units_named as units_named;
-
 /// Select the first unit an action names and centre the view on it and its target (zooming out
 /// if both do not fit). A commander's move centres on where he went.
 fn focus(action: &Action, units: &Query<(Entity, &Unit)>, stands: &Query<&Footprint>, selection: &mut Selection, view: &mut View) {

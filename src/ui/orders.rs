@@ -1,17 +1,17 @@
-//! Orders for the selected unit, in a game: what it may still do this activation (3.1–3.3), moves
-//! by mouse, formation changes, special moves, towns, guns and crews, and commanders' rides.
+//! Orders for the selected unit, in a game: what it may still do this turn, moves by mouse, the
+//! buttons of its other orders, and commanders' rides.
 //!
-//! Everything here asks the engine. The operations panel reads `Game::permit` and the arm's list
-//! of operations. A move is built of steps on the table (6.3: the facing changes as the unit
-//! moves): each drag let go adds its step to the ghost if `check_move` / `check_special_move`
-//! allows the whole move so far (else the refusal is shown and logged, and the ghost stays as it
-//! was); Backspace takes the last step back, Esc drops the move, and Enter or a click on the
-//! ghost sends it as one `Order(Action::Move { .. })` (or `SpecialMove`). [`MoveCommand`] is how
-//! keys and buttons anywhere ask for those. Each button is greyed
-//! with the refusal of its own check (`check_formation`, `check_deploy`, `check_attach`, …),
-//! rule and reason in its tooltip. A commander is picked by clicking his figure; then a click on
-//! the table rides him there (`MoveCommander`) and a click on a unit of his command joins it
-//! (`JoinUnit`), within his 24" a phase (6.12).
+//! Everything here asks the engine through its interface (`Session::engine`): the plan of the
+//! unit's turn (`unit_plan`: OTP's operations 3.1–3.3), its movement (`movement`: the allowance,
+//! what is spent, the kinds of move with their verdicts), its buttons (`unit_choices`, each
+//! greyed with `check`'s refusal). A move is built of steps on the table (6.3: the facing changes
+//! as the unit moves): each drag let go adds its step to the ghost if `check` allows the whole
+//! move so far (`move_action` makes the order; else the refusal is shown and logged, and the
+//! ghost stays as it was); Backspace takes the last step back, Esc drops the move, and Enter or a
+//! click on the ghost sends it as one order. [`MoveCommand`] is how keys and buttons anywhere ask
+//! for those. A commander is picked by clicking his figure; then a click on the table rides him
+//! there (`MoveLeader`) and a click on a unit of his command joins it (`JoinUnit`), as `check`
+//! allows (his ride is his `movement`, the units he may join his `unit_choices`).
 //!
 //! A skirmish line moves stand by stand (5.3, 6.4): dragging one of its stands is a
 //! `MoveStep::Stands` of that stand alone, judged and sent like any drag; Shift-drag moves the
@@ -26,15 +26,14 @@ use super::overlays::{DragKind, MoveDrag, OverlayCache, built_situation, drag_st
 use super::session::{Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops, unit_at};
 use super::{UiSet, fonts_ready};
-use crate::rules::otp::charts::ArmClass;
-use crate::rules::dice::DiceKind;
-use crate::rules::otp::engine::operations::{Activity, Operation, operations, section};
-use crate::rules::otp::engine::describe::formation as formation_name;
-use crate::rules::otp::engine::{Action, CommandState, Game, Phase, Refusal};
-use crate::scenario::model::{Arm, Formation, Terrain, UnitType};
+use crate::rules::action::Action;
+use crate::rules::engine::{Choice, Engine, PlanState};
+use crate::rules::report::Refusal;
+use crate::scenario::model::Formation;
 use crate::scenario::spawn::{Brigade, Commander, Unit};
 use crate::table::movement::{Allowance, MoveStep};
 use crate::table::situation::Situation;
+use crate::table::words::inches;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OrdersState>()
@@ -45,9 +44,9 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// `OTP_COMMANDER="Lt. Col. Webster"`: pick that commander at start (screenshots; with
-/// `OTP_CURSOR` the pointer for his ride). `OTP_SPECIAL=1`: the special move toggle on.
-/// `OTP_STEPS="[Wheel(pivot: Right, angle: 20.0), Forward(2.0)]"`: those steps built on the
-/// table for the selected unit (its ghost, not ordered).
+/// `OTP_CURSOR` the pointer for his ride). `OTP_SPECIAL=1`: the second kind of move (OTP's
+/// special move) chosen. `OTP_STEPS="[Wheel(pivot: Right, angle: 20.0), Forward(2.0)]"`: those
+/// steps built on the table for the selected unit (its ghost, not ordered).
 fn preset(mut state: ResMut<OrdersState>, commanders: Query<(Entity, &Commander)>) {
     if let Ok(name) = std::env::var("OTP_COMMANDER") {
         match commanders.iter().find(|(_, c)| c.name.eq_ignore_ascii_case(name.trim())) {
@@ -56,7 +55,7 @@ fn preset(mut state: ResMut<OrdersState>, commanders: Query<(Entity, &Commander)
         }
     }
     if std::env::var("OTP_SPECIAL").is_ok_and(|v| v != "0") {
-        state.special = true;
+        state.kind = 1;
     }
     if let Ok(text) = std::env::var("OTP_STEPS") {
         match ron::from_str::<Vec<MoveStep>>(&text) {
@@ -80,8 +79,9 @@ pub enum MoveCommand {
 /// What the orders panel remembers between frames.
 #[derive(Resource, Clone, Debug, Default)]
 pub(crate) struct OrdersState {
-    /// 6.8: the next move is sent as a special move.
-    pub special: bool,
+    /// The kind of move the next drag makes (an index of the engine's `Movement::kinds`; 0 the
+    /// plain move, 1 OTP's special move 6.8).
+    pub kind: usize,
     /// The last order refused, from here or anywhere: what was asked and why not. Shown only on
     /// the sheets of the units (or commander) it names, until the game changes (an order carried
     /// out, Undo, a load).
@@ -97,17 +97,32 @@ pub(crate) struct OrdersState {
 impl OrdersState {
     /// The refusal to show on the sheet of this unit or commander, if it names them.
     pub fn refusal_for(&self, name: &str) -> Option<&(Action, Refusal)> {
-        self.refusal.as_ref().filter(|(a, _)| named(a).contains(&name))
+        self.refusal.as_ref().filter(|(a, _)| names(a, name))
     }
 }
 
-/// The units and commanders an order names.
-fn named(action: &Action) -> Vec<&str> {
+/// Whether an order names this unit or commander: by the common words' fields, and an order in
+/// a rule set's own words by its wording.
+fn names(action: &Action, name: &str) -> bool {
     match action {
-        Action::MoveCommander { commander, .. } => vec![commander],
-        Action::JoinUnit { commander, unit } => vec![commander, unit],
-        other => super::log::units_named(other),
+        Action::MoveLeader { leader, .. } => leader == name,
+        Action::JoinUnit { leader, unit } => leader == name || unit == name,
+        Action::Fire { unit, target } | Action::Charge { unit, target } => unit == name || target == name,
+        Action::Otp(_) => action.unit() == Some(name) || action.to_string().contains(name),
+        other => other.unit() == Some(name),
     }
+}
+
+/// The order `Order` carries, from the common words. `Order` and `Refused` still carry OTP's
+/// words while `Session.game` is OTP's `Game`: these two are the only places that convert, and
+/// become `Order(action)` / `Refused { action, refusal }` when they carry the common Action.
+pub(crate) fn order(session: &Session, action: Action) -> Option<Order> {
+    session.game.own_words(&action).ok().map(Order)
+}
+
+/// A refusal as `Refused` carries it (see [`order`]).
+fn refused_message(session: &Session, action: Action, refusal: Refusal) -> Option<Refused> {
+    session.game.own_words(&action).ok().map(|action| Refused { action, refusal })
 }
 
 /// The selected unit of the phasing brigade, which a drag moves by order.
@@ -115,11 +130,16 @@ fn named(action: &Action) -> Vec<&str> {
 pub(crate) struct Playable {
     /// The app entity (the mirror's).
     pub unit: Entity,
+    /// The game's entity, which the engine is asked about.
+    pub game_unit: Entity,
     pub name: String,
     /// What the geometry is given for the ghost: the inches left in the operation (plus the
-    /// most the dice could add for a special move).
+    /// most the dice could add for a move that rolls them).
     pub allowance: Allowance,
-    pub special: bool,
+    /// The kind of move (an index of the engine's `Movement::kinds`), its words and dice.
+    pub kind: usize,
+    pub kind_label: String,
+    pub dice: Option<String>,
     /// Inches spent in the operation so far, and the most it allows (None: no movement left).
     pub spent: f32,
     pub most: Option<f32>,
@@ -140,11 +160,10 @@ pub(crate) struct Verdict {
     pub inches: f32,
     pub before: f32,
     pub most: Option<f32>,
-    /// 6.8: the averaging dice a special move rolls on release.
-    pub dice: Option<u8>,
+    /// The kind of move and the dice it rolls when ordered (OTP's special move: 6.8's AD).
+    pub kind_label: String,
+    pub dice: Option<String>,
 }
-
-use crate::rules::otp::engine::describe::inches;
 
 impl Verdict {
     pub fn allowed(&self) -> bool {
@@ -154,84 +173,53 @@ impl Verdict {
     /// One line for the ghost's tag and the panel.
     pub fn text(&self) -> String {
         let step = format!("{}. {}", self.number, self.step);
-        match (&self.refusal, self.dice) {
-            (Some(r), _) => format!("✖ {step}: not allowed (OTP {}): {}", r.rule, r.reason),
-            (None, Some(n)) => format!("✔ {step} · special move of {} so far (6.8): {}AD rolled when it is ordered", inches(self.before + self.inches), n),
+        match (&self.refusal, &self.dice) {
+            (Some(r), _) => format!("✖ {step}: not allowed ({}): {}", r.cite(), r.reason),
+            (None, Some(d)) => format!("✔ {step} · {} of {} so far: {d} rolled when it is ordered", self.kind_label, inches(self.before + self.inches)),
             (None, None) => format!("✔ {step} · {}", super::overlays::used_left(self.before + self.inches, self.most)),
         }
     }
 }
 
-/// The order a built move sends: a move, or a special move (6.8).
-pub(crate) fn move_action(name: &str, steps: &[MoveStep], special: bool) -> Action {
-    let (unit, steps) = (name.to_string(), steps.to_vec());
-    if special { Action::SpecialMove { unit, steps } } else { Action::Move { unit, steps } }
-}
-
-/// The engine's read-only check of the order a drag would send.
-pub(crate) fn check_action(game: &Game, action: &Action) -> Result<(), Refusal> {
-    match action {
-        Action::Move { unit, steps } => game.check_move(unit, steps),
-        Action::SpecialMove { unit, steps } => game.check_special_move(unit, steps),
-        Action::ChangeFormation { unit, formation } => game.check_formation(unit, *formation),
-        Action::DeployInto { unit, place } => game.check_deploy(unit, place),
-        Action::Detach { gun } => game.check_detach(gun).map(|_| ()),
-        Action::Attach { gun, unit } => game.check_attach(gun, unit).map(|_| ()),
-        Action::Reman { unit } => game.check_reman(unit),
-        Action::MoveCommander { commander, to } => game.check_move_commander(commander, *to),
-        Action::JoinUnit { commander, unit } => game.check_join_unit(commander, unit),
-        Action::EndActivation if !matches!(game.phase(), Phase::Activation { .. }) => Err(Refusal::otp("4.3", "no brigade is phasing: draw a chit first")),
-        _ => Ok(()),
-    }
-}
-
 /// The engine's verdict on a dragged step after the steps `built` (which used `built_inches`):
-/// what `plan` says it costs, `check_*` whether the whole move may be made.
-pub(crate) fn judge(game: &Game, p: &Playable, built: &[MoveStep], built_inches: f32, step: &MoveStep, plan: &crate::table::movement::MoveReport) -> Verdict {
+/// what `plan` says it costs, `check` whether the whole move may be made.
+pub(crate) fn judge(engine: &dyn Engine, p: &Playable, built: &[MoveStep], built_inches: f32, step: &MoveStep, plan: &crate::table::movement::MoveReport) -> Verdict {
     let mut steps = built.to_vec();
     steps.push(step.clone());
-    let action = move_action(&p.name, &steps, p.special);
-    let refusal = check_action(game, &action).err();
-    let dice = p.special.then(|| game.unit_entity(&p.name).and_then(|e| game.charts().movement.special_move_dice(ArmClass::from(game.unit(e).arm)))).flatten();
-    Verdict { action, refusal, number: steps.len(), step: step.clone(), inches: plan.spent, before: p.spent + built_inches, most: p.most, dice }
+    let number = steps.len();
+    let action = engine.move_action(p.game_unit, p.kind, steps);
+    let refusal = engine.check(&action).err();
+    Verdict { action, refusal, number, step: step.clone(), inches: plan.spent, before: p.spent + built_inches, most: p.most, kind_label: p.kind_label.clone(), dice: p.dice.clone() }
 }
 
-/// The unit's brigade name in the game.
-fn brigade_name(game: &Game, unit: Entity) -> Option<String> {
-    game.world().get::<Brigade>(game.unit(unit).brigade).map(|b| b.name.clone())
-}
-
-/// The selected unit as a drag may move it by order: the game in an activation, the unit the
-/// phasing brigade's (or owed a 6.10 bonus move).
-pub(crate) fn playable(game: &Game, app_unit: Entity, name: &str, special: bool) -> Option<Playable> {
-    if !matches!(game.phase(), Phase::Activation { .. }) {
+/// The selected unit as a drag may move it by order, from the engine's `movement`: a unit the
+/// sequence lets act now (its drags are judged, and refused with the rule when it may not move),
+/// or one the engine lets move anyway (OTP's 6.10 bonus move); as move kind `kind` (the plain
+/// move if the unit has no such kind).
+pub(crate) fn playable(engine: &dyn Engine, app_unit: Entity, unit: Entity, kind: usize) -> Option<Playable> {
+    let m = engine.movement(unit)?;
+    let may = m.kinds.first().is_some_and(|k| k.verdict.is_ok());
+    if !may && !engine.sequence().acting.contains(&unit) {
         return None;
     }
-    let e = game.unit_entity(name)?;
-    if game.phasing_brigade() != brigade_name(game, e) && !bonus_open(game, e) {
-        return None;
-    }
-    let u = game.unit(e);
-    let budget = game.movement_budget(e);
-    let (spent, most) = budget.map_or((game.unit_turn(e).spent, None), |(s, m)| (s, Some(m)));
-    // The geometry's allowance: what is left (or the chart's move when nothing is: the engine
-    // then says why not).
-    let mut left = most.map_or_else(|| game.normal_move(e, u.formation), |m| (m - spent).max(0.0));
-    if special && let Some(n) = game.charts().movement.special_move_dice(ArmClass::from(u.arm)) {
-        left += DiceKind::Ad(n).range().1 as f32;
-    }
-    let column = matches!(u.formation, Formation::Column | Formation::Limbered);
-    let allowance = Allowance { full: left, road: column.then(|| left + game.charts().movement.road_bonus()) };
-    Some(Playable { unit: app_unit, name: name.to_string(), allowance, special, spent, most })
+    let name = engine.world().get::<Unit>(unit)?.name.clone();
+    let kind = if kind < m.kinds.len() { kind } else { 0 };
+    let k = m.kinds.get(kind)?;
+    // The geometry's allowance: what is left (or the whole move when the unit may not move:
+    // the engine then says why not on every drag).
+    let most = may.then_some(m.allowance);
+    let left = if may { (m.allowance - m.spent).max(0.0) } else { m.allowance } + k.extra;
+    let allowance = Allowance { full: left, road: m.road.map(|r| left + r) };
+    Some(Playable { unit: app_unit, game_unit: unit, name, allowance, kind, kind_label: k.label.clone(), dice: k.dice.clone(), spent: m.spent, most })
 }
 
-fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, units: Query<&Unit>, mut drag: ResMut<MoveDrag>, mut state: ResMut<OrdersState>) {
+fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, mut drag: ResMut<MoveDrag>, mut state: ResMut<OrdersState>) {
     let want = match (&session, selection.unit) {
-        (Some(s), Some(e)) => units.get(e).ok().and_then(|u| playable(&s.game, e, &u.name, state.special)),
+        (Some(s), Some(e)) => s.game_entity(e).and_then(|g| playable(s.engine(), e, g, state.kind)),
         _ => None,
     };
-    if want.is_none() && state.special && selection.unit.is_none() {
-        state.special = false;
+    if want.is_none() && state.kind != 0 && selection.unit.is_none() {
+        state.kind = 0;
     }
     if drag.playable != want {
         drag.playable = want;
@@ -247,8 +235,8 @@ fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, units:
 
 /// The step a drag asks of the game's unit, from the game's own table with the unit where the
 /// steps `built` leave it.
-pub(crate) fn drag_of(game: &Game, p: &Playable, built: &[MoveStep], kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
-    let s = Situation::from_world(game.world());
+pub(crate) fn drag_of(engine: &dyn Engine, p: &Playable, built: &[MoveStep], kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
+    let s = Situation::from_world(engine.world());
     let i = s.find(&p.name).ok()?;
     let s = built_situation(&s, i, built, p.allowance);
     drag_step(s.unit(i), kind, points)
@@ -266,17 +254,18 @@ fn take_release(mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut r
     if drag.unit != Some(p.unit) {
         return;
     }
-    let step = drag.kind.and_then(|k| drag_of(&session.game, &p, &drag.steps, k, &drag.points));
+    let engine = session.engine();
+    let step = drag.kind.and_then(|k| drag_of(engine, &p, &drag.steps, k, &drag.points));
     drag.points.clear();
     drag.kind = None;
     if let Some(step) = step {
         let mut steps = drag.steps.clone();
         steps.push(step);
-        let action = move_action(&p.name, &steps, p.special);
-        match check_action(&session.game, &action) {
+        let action = engine.move_action(p.game_unit, p.kind, steps.clone());
+        match engine.check(&action) {
             Ok(()) => drag.steps = steps,
             Err(refusal) => {
-                refused.write(Refused { action, refusal });
+                refused.write_batch(refused_message(&session, action, refusal));
             }
         }
     }
@@ -308,15 +297,8 @@ fn take_move_commands(mut commands: MessageReader<MoveCommand>, mut drag: ResMut
                 if drag.unit != Some(p.unit) || drag.steps.is_empty() {
                     continue;
                 }
-                let action = move_action(&p.name, &drag.steps, p.special);
-                match check_action(&session.game, &action) {
-                    Ok(()) => {
-                        orders.write(Order(action));
-                    }
-                    Err(refusal) => {
-                        refused.write(Refused { action, refusal });
-                    }
-                }
+                let action = session.engine().move_action(p.game_unit, p.kind, drag.steps.clone());
+                send(session, action, &mut orders, &mut refused);
             }
             MoveCommand::TakeBack => {
                 drag.steps.pop();
@@ -332,211 +314,23 @@ fn take_move_commands(mut commands: MessageReader<MoveCommand>, mut drag: ResMut
 
 /// Refusals of orders sent from anywhere are kept for the sheets of the units they name, until
 /// the game changes (an order carried out, Undo, a load): then they, the built move (judged
-/// against the old table) and the special move toggle go.
+/// against the old table) and the kind of move chosen go.
 fn note_refusals(session: Option<Res<Session>>, mut refused: MessageReader<Refused>, mut state: ResMut<OrdersState>, mut drag: ResMut<MoveDrag>) {
     let revision = session.as_ref().map_or(0, |s| s.revision);
     if revision != state.revision {
         state.revision = revision;
         state.refusal = None;
-        state.special = false;
+        state.kind = 0;
         if drag.playable.is_some() && !drag.steps.is_empty() {
             drag.clear();
         }
     }
     for r in refused.read() {
-        state.refusal = Some((r.action.clone(), r.refusal.clone()));
+        state.refusal = Some((Action::from(r.action.clone()), r.refusal.clone()));
     }
 }
 
-// ---- the operations panel ----
-
-/// An operation of the unit's arm, open or barred for this activation.
-#[derive(Clone, Debug)]
-pub(crate) struct OperationRow {
-    pub operation: &'static Operation,
-    pub state: OpState,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum OpState {
-    /// It may be performed.
-    Open,
-    /// Begun, and more of it may still be done.
-    Going,
-    /// What the unit did is this operation, and nothing more may be added.
-    Done,
-    /// Not this activation: the engine's rule and reason.
-    Barred(Refusal),
-}
-
-impl OpState {
-    pub fn refusal(&self) -> Option<&Refusal> {
-        if let OpState::Barred(r) = self { Some(r) } else { None }
-    }
-}
-
-/// The arm's operations (3.1–3.3) and which of them the unit may still perform, as the engine's
-/// `permit` says: every one barred by its refusal (a Morale Marker 10.1, not phasing 4.3, a
-/// morale result 10.2…), or those its operation so far could still be.
-pub(crate) fn operation_rows(game: &Game, unit: Entity) -> Vec<OperationRow> {
-    let u = game.unit(unit);
-    let arm = ArmClass::from(u.arm);
-    let militia = u.unit_type == UnitType::Militia;
-    let ops = operations(arm);
-    let all = |r: Refusal| ops.iter().map(|o| OperationRow { operation: o, state: OpState::Barred(r.clone()) }).collect();
-    let p = match game.permit(unit, &[]) {
-        Ok(p) => p,
-        Err(r) => return all(r),
-    };
-    // Nothing more may be added (a special move, remanned guns, a finished operation): the
-    // engine's refusal of a move says why.
-    let probes = [Activity::Move, Activity::Fire, Activity::Charge, Activity::Form(Formation::Line), Activity::Form(Formation::Column), Activity::Form(Formation::Limbered), Activity::Form(Formation::Unlimbered), Activity::Form(Formation::Skirmish)];
-    let mut first_refusal = None;
-    let mut any = false;
-    for a in probes {
-        match game.permit(unit, &[a]) {
-            Ok(_) => any = true,
-            Err(r) => {
-                first_refusal.get_or_insert(r);
-            }
-        }
-    }
-    let finished = if any { None } else { first_refusal };
-    if p.done.is_empty()
-        && let Some(r) = finished
-    {
-        return all(r);
-    }
-    let name = &u.name;
-    ops.iter()
-        .map(|o| {
-            let state = if p.fitting.iter().any(|f| std::ptr::eq(*f, o)) {
-                match (&finished, p.done.is_empty()) {
-                    (Some(_), _) => OpState::Done,
-                    (None, true) => OpState::Open,
-                    (None, false) => OpState::Going,
-                }
-            } else if let Some(r) = &finished {
-                OpState::Barred(r.clone())
-            } else if !o.fits(&[], p.start, militia) {
-                let from = [Formation::Limbered, Formation::Unlimbered].into_iter().find(|f| o.fits(&[], *f, militia));
-                OpState::Barred(Refusal::otp(section(arm), match from {
-                    Some(f) => format!("{name} began its operation {}: this one is for guns {}", formation_name(p.start), formation_name(f)),
-                    None => format!("not an operation for {name} from {}", formation_name(p.start)),
-                }))
-            } else {
-                let done: Vec<String> = p.done.iter().map(|a| a.to_string()).collect();
-                OpState::Barred(Refusal::otp(section(arm), format!("{name} has already done: {}; that is not part of this operation (one operation a turn)", done.join(", then "))))
-            };
-            OperationRow { operation: o, state }
-        })
-        .collect()
-}
-
-/// A button of the panel: its label, the order it sends and the engine's refusal if greyed.
-#[derive(Clone, Debug)]
-pub(crate) struct Choice {
-    pub label: String,
-    pub tip: String,
-    pub action: Action,
-    pub refusal: Option<Refusal>,
-}
-
-impl Choice {
-    fn new(game: &Game, label: impl Into<String>, tip: impl Into<String>, action: Action) -> Choice {
-        let refusal = check_action(game, &action).err();
-        Choice { label: label.into(), tip: tip.into(), action, refusal }
-    }
-}
-
-/// The formations the unit's arm may take, each as a change of formation (6.2; limber and
-/// unlimber for guns, 3.3), the present one left out.
-pub(crate) fn formation_choices(game: &Game, unit: Entity) -> Vec<Choice> {
-    let u = game.unit(unit);
-    let candidates: Vec<(Formation, &str)> = match u.arm {
-        Arm::Artillery { .. } => vec![(Formation::Limbered, "Limber"), (Formation::Unlimbered, "Unlimber")],
-        Arm::Cavalry => vec![(Formation::Line, "Line"), (Formation::Column, "Column")],
-        Arm::Infantry => {
-            let mut v = vec![(Formation::Line, "Line"), (Formation::Column, "Column"), (Formation::Skirmish, "Skirmish")];
-            if game.scenario().optional_rules.loose_order {
-                v.push((Formation::LooseOrder, "Loose order"));
-            }
-            v
-        }
-    };
-    candidates
-        .into_iter()
-        .filter(|(f, _)| *f != u.formation)
-        .map(|(f, label)| {
-            let tip = match f {
-                Formation::Limbered | Formation::Unlimbered => format!("{label} (3.3): half the limbered move"),
-                _ => format!("Form {} (6.2): half the normal move", super::unit_sheet::formation_name(f)),
-            };
-            Choice::new(game, label, tip, Action::ChangeFormation { unit: u.name.clone(), formation: f })
-        })
-        .collect()
-}
-
-/// Where a unit stands (its first stand's centre), for "nearest first".
-fn centre(game: &Game, unit: Entity) -> Vec2 {
-    game.unit(unit).stands.first().and_then(|&s| game.world().get::<crate::table::footprint::Footprint>(s)).map(|f| f.centre).unwrap_or_default()
-}
-
-/// A town's or building's middle (None for other terrain).
-fn anchor(t: &Terrain) -> Option<Vec2> {
-    match t {
-        Terrain::Town { outline, .. } => Some(outline.iter().map(|&p| Vec2::from(p)).sum::<Vec2>() / outline.len().max(1) as f32),
-        Terrain::Building { at, .. } => Some(Vec2::from(*at)),
-        _ => None,
-    }
-}
-
-/// The other orders for the unit: about face, deploying into towns and buildings (6.13),
-/// attaching and detaching guns (7.5), remanning (7.4).
-pub(crate) fn other_choices(game: &Game, unit: Entity) -> Vec<Choice> {
-    let u = game.unit(unit);
-    let name = u.name.clone();
-    let mut out = vec![Choice::new(game, "About face", "Turn about (6.3): free in line, 1/4 move in column", Action::Move { unit: name.clone(), steps: vec![MoveStep::AboutFace] })];
-    let here = centre(game, unit);
-    if !matches!(u.arm, Arm::Artillery { .. }) {
-        // Towns and buildings nearest first: those it may deploy into, else one greyed button
-        // with the nearest one's refusal.
-        let mut places: Vec<(f32, &Terrain)> = game.scenario().terrain.iter().filter_map(|t| anchor(t).map(|a| (a.distance(here), t))).collect();
-        places.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let tip = "Deploy into a town or building (6.13): a change of formation; it then counts as Line in cover";
-        let choices: Vec<Choice> = places.iter().map(|(_, t)| Choice::new(game, format!("Deploy into {}", t.name()), tip, Action::DeployInto { unit: name.clone(), place: t.name().to_string() })).collect();
-        let open: Vec<Choice> = choices.iter().filter(|c| c.refusal.is_none()).cloned().collect();
-        if open.is_empty() {
-            out.extend(choices.into_iter().next().map(|c| Choice { label: "Deploy into a town".into(), ..c }));
-        } else {
-            out.extend(open);
-        }
-        return out;
-    }
-    if u.attached_to.is_some() || game.riding_with(unit).is_some() {
-        out.push(Choice::new(game, "Detach", "Detach the guns from their infantry (7.5), in their own operational phase", Action::Detach { gun: name.clone() }));
-    } else {
-        // Friendly infantry, nearest first: the first that will take the guns, else the
-        // nearest's refusal.
-        let mut hosts: Vec<(Entity, String)> = game.units().filter(|(e, h)| *e != unit && h.side == u.side && h.arm == Arm::Infantry).map(|(e, h)| (e, h.name.clone())).collect();
-        hosts.sort_by(|a, b| centre(game, a.0).distance(here).total_cmp(&centre(game, b.0).distance(here)));
-        let tip = "Attach the guns to friendly infantry in contact (7.5): they move with it within their own move";
-        let choices: Vec<Choice> = hosts.iter().map(|(_, h)| Choice::new(game, format!("Attach to {h}"), tip, Action::Attach { gun: name.clone(), unit: h.clone() })).collect();
-        match choices.iter().position(|c| c.refusal.is_none()) {
-            Some(i) => out.push(choices[i].clone()),
-            None => out.extend(choices.into_iter().next().map(|c| Choice { label: "Attach to infantry".into(), ..c })),
-        }
-    }
-    if game.detached_crew(unit).is_some() {
-        out.push(Choice::new(game, "Reman", "The crew in contact with its guns remans them (7.4)", Action::Reman { unit: name }));
-    }
-    out
-}
-
-/// 6.8: whether the unit may make a special move now (judged on a short step forward).
-pub(crate) fn special_refusal(game: &Game, name: &str) -> Option<Refusal> {
-    game.check_special_move(name, &[MoveStep::Forward(0.05)]).err()
-}
+// ---- the orders panel ----
 
 const GOLD: Color32 = Color32::from_rgb(226, 214, 170);
 const OK: Color32 = Color32::from_rgb(120, 225, 140);
@@ -544,15 +338,16 @@ const BAD: Color32 = Color32::from_rgb(255, 130, 120);
 const GOING: Color32 = Color32::from_rgb(255, 205, 90);
 
 fn refusal_tip(r: &Refusal) -> String {
-    format!("OTP {}: {}", r.rule, r.reason)
+    format!("{}: {}", r.cite(), r.reason)
 }
 
 /// A button that sends its order, or greyed with the engine's rule and reason.
 fn choice_button(ui: &mut egui::Ui, c: &Choice, out: &mut Vec<Action>) {
-    let b = ui.add_enabled(c.refusal.is_none(), egui::Button::new(&c.label));
-    let b = match &c.refusal {
-        Some(r) => b.on_disabled_hover_text(format!("{}\n\nNot now — {}", c.tip, refusal_tip(r))),
-        None => b.on_hover_text(&c.tip),
+    let b = ui.add_enabled(c.allowed(), egui::Button::new(&c.label));
+    let tip = c.detail.clone().unwrap_or_else(|| c.action.to_string());
+    let b = match &c.verdict {
+        Err(r) => b.on_disabled_hover_text(format!("{tip}\n\nNot now — {}", refusal_tip(r))),
+        Ok(()) => b.on_hover_text(tip),
     };
     if b.clicked() {
         out.push(c.action.clone());
@@ -565,72 +360,67 @@ fn heading(ui: &mut egui::Ui, title: &str) {
     ui.separator();
 }
 
-/// The orders section of the unit sheet: the operations, the dragged move's verdict, the
-/// buttons. Orders to send are pushed on `out`.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// The orders section of the unit sheet (`unit` the app entity): the plan of its turn, the
+/// dragged move's verdict, the buttons. Orders to send are pushed on `out`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state: &mut OrdersState, drag: &MoveDrag, cache: &OverlayCache, out: &mut Vec<Action>, moves: &mut Vec<MoveCommand>) {
-    let game = &session.game;
-    let Some(e) = game.unit_entity(&unit.name) else { return };
-    match game.phase() {
-        Phase::Setup => {
-            heading(ui, "Orders");
-            ui.label(RichText::new("The game has not started (4.2): start it from the turn panel.").weak().italics());
-            return;
-        }
-        Phase::Over => {
-            heading(ui, "Orders");
-            ui.label(RichText::new("The game is over (4.5).").weak().italics());
-            return;
-        }
-        _ => {}
+pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: Entity, state: &mut OrdersState, drag: &MoveDrag, cache: &OverlayCache, out: &mut Vec<Action>, moves: &mut Vec<MoveCommand>) {
+    let engine = session.engine();
+    let Some(e) = session.game_entity(unit) else { return };
+    let Some(u) = engine.world().get::<Unit>(e) else { return };
+    let seq = engine.sequence();
+    if !seq.started || seq.over {
+        heading(ui, "Orders");
+        ui.label(RichText::new(&seq.headline).weak().italics());
+        return;
     }
-    let arm = ArmClass::from(unit.arm);
-    heading(ui, &format!("Operations ({})", section(arm)));
-    let rows = operation_rows(game, e);
-    let barred_all = rows.windows(2).all(|w| w[0].state.refusal().is_some() && w[0].state.refusal() == w[1].state.refusal());
-    if barred_all && let Some(r) = rows.first().and_then(|r| r.state.refusal()) {
-        ui.label(RichText::new(format!("✖ {} — OTP {}", r.reason, r.rule)).color(BAD).size(12.5));
-    }
-    for row in &rows {
-        let o = row.operation;
-        let text = format!("{}. {}", o.number, o.name);
-        let budget = o.budget.map(|(f, _)| if f < 1.0 { " ·½ move" } else { "" }).unwrap_or("");
-        match &row.state {
-            OpState::Open | OpState::Going | OpState::Done => {
-                let (mark, colour, tip) = match row.state {
-                    OpState::Going => ("➡", GOING, "begun: more of it may still be done"),
-                    OpState::Done => ("●", GOLD, "done: this is the unit's operation this turn"),
-                    _ => ("✔", OK, "open"),
-                };
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(mark).color(colour).strong());
-                    ui.label(RichText::new(format!("{text}{budget}")).size(12.5)).on_hover_text(format!("OTP {}: {tip}", o.section));
-                });
-            }
-            OpState::Barred(r) => {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new("✖").weak().size(11.0));
-                    ui.label(RichText::new(&text).size(12.5).weak().strikethrough()).on_hover_text(refusal_tip(r));
-                });
+    if let Some(plan) = engine.unit_plan(e) {
+        heading(ui, &plan.title);
+        let barred_all = plan.items.windows(2).all(|w| w[0].state.refusal().is_some() && w[0].state.refusal() == w[1].state.refusal());
+        if barred_all && let Some(r) = plan.items.first().and_then(|r| r.state.refusal()) {
+            ui.label(RichText::new(format!("✖ {} — {}", r.reason, r.cite())).color(BAD).size(12.5));
+        }
+        for item in &plan.items {
+            match &item.state {
+                PlanState::Barred(r) => {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("✖").weak().size(11.0));
+                        ui.label(RichText::new(&item.label).size(12.5).weak().strikethrough()).on_hover_text(refusal_tip(r));
+                    });
+                }
+                state => {
+                    let (mark, colour, tip) = match state {
+                        PlanState::Going => ("➡", GOING, "begun: more of it may still be done"),
+                        PlanState::Done => ("●", GOLD, "done: this is the unit's operation this turn"),
+                        _ => ("✔", OK, "open"),
+                    };
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(mark).color(colour).strong());
+                        ui.label(RichText::new(format!("{}{}", item.label, item.note)).size(12.5)).on_hover_text(format!("{}: {tip}", item.cite));
+                    });
+                }
             }
         }
-    }
-    let t = game.unit_turn(e);
-    if !t.done.is_empty() || t.spent > 0.0 {
-        let done: Vec<String> = t.done.iter().map(|a| a.to_string()).collect();
-        ui.label(RichText::new(format!("Done: {} · {} spent", done.join(", then "), inches(t.spent))).size(12.0).weak());
-    }
-    if let Some((spent, most)) = game.movement_budget(e) {
-        ui.label(RichText::new(format!("Movement: {} of {} used · {} left", inches(spent), inches(most), inches((most - spent).max(0.0)))).size(12.5));
-    }
-    if bonus_open(game, e) {
-        ui.label(RichText::new("6.10: a bonus move is owed — move, special move or charge").color(GOING).size(12.5));
+        if let Some(done) = &plan.done {
+            ui.label(RichText::new(done).size(12.0).weak());
+        }
+        let movement = engine.movement(e).filter(|m| m.kinds.first().is_some_and(|k| k.verdict.is_ok()));
+        if let Some(m) = movement {
+            ui.label(RichText::new(format!("Movement: {} of {} used · {} left", inches(m.spent), inches(m.allowance), inches((m.allowance - m.spent).max(0.0)))).size(12.5));
+        }
+        for note in &plan.notes {
+            ui.label(RichText::new(note).color(GOING).size(12.5));
+        }
     }
 
-    let phasing = drag.plays(drag.playable.as_ref().map(|p| p.unit)) && drag.playable.as_ref().is_some_and(|p| p.name == unit.name);
+    let phasing = drag.plays(drag.playable.as_ref().map(|p| p.unit)) && drag.playable.as_ref().is_some_and(|p| p.unit == unit);
     heading(ui, "Orders");
     if phasing {
-        let hint = if unit.formation == Formation::Skirmish {
+        let hint = if u.formation == Formation::Skirmish {
             "Skirmishers: drag a stand to move it alone, each stand up to the move and 1\"–3\" from the next (5.3, 6.4); Shift-drag moves the whole line."
         } else {
             "Drag the unit to move it: an end stand wheels, Shift-drag side-steps, a column drags its head."
@@ -640,41 +430,43 @@ pub(crate) fn orders_ui(ui: &mut egui::Ui, session: &Session, unit: &Unit, state
         if let Some((_, Some(v))) = cache.dragged() {
             ui.label(RichText::new(v.text()).size(12.5).strong().color(if v.allowed() { OK } else { BAD }));
         }
-    } else if let Some(phasing) = game.phasing_brigade() {
-        ui.label(RichText::new(format!("Not phasing: {phasing} is (4.3).")).weak().italics().size(12.5));
+    } else if let Some(brigade) = seq.acting.first().and_then(|&a| engine.world().get::<Unit>(a)).and_then(|a| engine.world().get::<Brigade>(a.brigade)) {
+        let rule = seq.current.and_then(|i| seq.steps.get(i)).map(|s| format!(" ({})", s.cite)).unwrap_or_default();
+        ui.label(RichText::new(format!("Not phasing: {} is{rule}.", brigade.name)).weak().italics().size(12.5));
     }
+    let choices = engine.unit_choices(e);
+    let (forms, others): (Vec<&Choice>, Vec<&Choice>) = choices.iter().partition(|c| matches!(c.action, Action::ChangeFormation { .. }));
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Form:").weak());
-        for c in formation_choices(game, e) {
-            choice_button(ui, &c, out);
+        for c in forms {
+            choice_button(ui, c, out);
         }
     });
-    ui.horizontal_wrapped(|ui| {
-        for c in other_choices(game, e) {
-            choice_button(ui, &c, out);
+    // The other kinds of move (OTP's special move, 6.8): a toggle for the next drag.
+    if let Some(m) = engine.movement(e) {
+        for (k, kind) in m.kinds.iter().enumerate().skip(1) {
+            ui.horizontal(|ui| {
+                let on = state.kind == k;
+                let r = ui.add_enabled(kind.verdict.is_ok(), egui::Button::selectable(on, format!("⚡ {}", capitalised(&kind.label))));
+                let r = match &kind.verdict {
+                    Err(x) => r.on_disabled_hover_text(format!("{}\n\nNot now — {}", kind.detail, refusal_tip(x))),
+                    Ok(()) => r.on_hover_text(&kind.detail),
+                };
+                if r.clicked() {
+                    state.kind = if on { 0 } else { k };
+                }
+                if on && let Some(d) = &kind.dice {
+                    ui.label(RichText::new(format!("next drag: {d} rolled on release")).color(GOING).size(12.0));
+                }
+            });
         }
-    });
-    if arm != ArmClass::Artillery {
-        let refusal = special_refusal(game, &unit.name);
-        let dice = game.charts().movement.special_move_dice(arm).unwrap_or(1);
-        ui.horizontal(|ui| {
-            let tip = format!("Special move (6.8): the full move + {dice}AD, rolled when you let go of the drag; no fire, no change of formation, not through disordering terrain. The whole operation.");
-            let r = ui.add_enabled(refusal.is_none(), egui::Button::selectable(state.special, "⚡ Special move"));
-            let r = match &refusal {
-                Some(x) => r.on_disabled_hover_text(format!("{tip}\n\nNot now — {}", refusal_tip(x))),
-                None => r.on_hover_text(tip),
-            };
-            if r.clicked() {
-                state.special = !state.special;
-            }
-            if state.special {
-                ui.label(RichText::new(format!("next drag: {dice}AD rolled on release")).color(GOING).size(12.0));
-            }
-        });
     }
-    let end = Choice::new(game, "End activation", "The phasing brigade has finished: its chit is set aside (4.3)", Action::EndActivation);
-    choice_button(ui, &end, out);
-    refusal_ui(ui, state, &unit.name);
+    ui.horizontal_wrapped(|ui| {
+        for c in others {
+            choice_button(ui, c, out);
+        }
+    });
+    refusal_ui(ui, state, &u.name);
 }
 
 /// The move built on the table: its steps and the buttons that order, shorten or drop it.
@@ -682,8 +474,11 @@ fn built_ui(ui: &mut egui::Ui, drag: &MoveDrag, moves: &mut Vec<MoveCommand>) {
     if drag.steps.is_empty() {
         return;
     }
-    let special = drag.playable.as_ref().is_some_and(|p| p.special);
-    ui.label(RichText::new(if special { "Special move (6.8) being built:" } else { "Move being built:" }).strong().size(12.5));
+    let title = match drag.playable.as_ref().filter(|p| p.kind != 0) {
+        Some(p) => format!("{} being built:", capitalised(&p.kind_label)),
+        None => "Move being built:".to_string(),
+    };
+    ui.label(RichText::new(title).strong().size(12.5));
     for (k, step) in drag.steps.iter().enumerate() {
         ui.label(RichText::new(format!("{}. {step}", k + 1)).size(12.5).color(OK));
     }
@@ -700,55 +495,47 @@ fn built_ui(ui: &mut egui::Ui, drag: &MoveDrag, moves: &mut Vec<MoveCommand>) {
     });
 }
 
-/// 6.10: a bonus move the engine would let the unit make now (owed, and not barred by a Morale
-/// Marker 10.1 or anything else `permit` checks).
-pub(crate) fn bonus_open(game: &Game, unit: Entity) -> bool {
-    game.bonus_pending(unit) && [Activity::Move, Activity::Charge].iter().any(|a| game.permit(unit, &[*a]).is_ok())
-}
-
 /// The last refusal, on the sheet of a unit or commander it names.
 fn refusal_ui(ui: &mut egui::Ui, state: &OrdersState, name: &str) {
     if let Some((what, r)) = state.refusal_for(name) {
         ui.add_space(4.0);
         ui.label(RichText::new(format!("✖ Refused: {what}")).color(BAD).strong().size(12.5));
-        ui.label(RichText::new(format!("OTP {}: {}", r.rule, r.reason)).color(BAD).size(12.0));
+        ui.label(RichText::new(refusal_tip(r)).color(BAD).size(12.0));
     }
 }
 
 // ---- commanders ----
 
-/// The commander's sheet in the side panel: his ride this phase and the units he may join.
-pub(crate) fn commander_ui(ui: &mut egui::Ui, session: &Session, commander: &Commander, state: &mut OrdersState, out: &mut Vec<Action>) {
-    let game = &session.game;
-    let Some(g) = game.commander_entity(&commander.name) else { return };
-    let most = game.charts().movement.commander();
-    let ridden = game.world().get::<CommandState>(g).map_or(0.0, |s| s.moved);
-    heading(ui, "Commander's ride (6.12)");
-    ui.label(RichText::new(format!("{} of {} ridden this phase · {} left", inches(ridden), inches(most), inches((most - ridden).max(0.0)))).size(12.5));
-    match game.check_move_commander(&commander.name, commander.at) {
-        Ok(()) => {
-            ui.label(RichText::new("Click the table to ride there; click a unit of his command to join it.").size(11.5).weak());
-        }
-        Err(r) => {
-            ui.label(RichText::new(format!("✖ {} — OTP {}", r.reason, r.rule)).color(BAD).size(12.0));
+/// The commander's sheet in the side panel (`commander` the app entity): his ride this phase
+/// (his `movement`) and the units he may join (his `unit_choices`).
+pub(crate) fn commander_ui(ui: &mut egui::Ui, session: &Session, commander: Entity, name: &str, state: &mut OrdersState, out: &mut Vec<Action>) {
+    let engine = session.engine();
+    let Some(g) = session.game_entity(commander) else { return };
+    if let Some(m) = engine.movement(g)
+        && let Some(ride) = m.kinds.first()
+    {
+        heading(ui, &format!("Commander's {} ({})", ride.label, ride.cite));
+        ui.label(RichText::new(format!("{} of {} ridden this phase · {} left", inches(m.spent), inches(m.allowance), inches((m.allowance - m.spent).max(0.0)))).size(12.5));
+        match &ride.verdict {
+            Ok(()) => {
+                ui.label(RichText::new("Click the table to ride there; click a unit of his command to join it.").size(11.5).weak());
+            }
+            Err(r) => {
+                ui.label(RichText::new(format!("✖ {} — {}", r.reason, r.cite())).color(BAD).size(12.0));
+            }
         }
     }
-    let own: Vec<String> = game
-        .units()
-        .filter(|(_, u)| u.side == commander.side && commander.brigade.is_none_or(|_| game.world().get::<Brigade>(u.brigade).is_some_and(|b| Some(&b.commander) == game.commander_entity(&commander.name).as_ref())))
-        .map(|(_, u)| u.name.clone())
-        .collect();
-    if !own.is_empty() {
+    let joins = engine.unit_choices(g);
+    if !joins.is_empty() {
         ui.add_space(4.0);
         ui.label(RichText::new("Join a unit:").weak());
         ui.horizontal_wrapped(|ui| {
-            for u in own {
-                let c = Choice::new(game, u.clone(), "Ride to join the unit (6.12)", Action::JoinUnit { commander: commander.name.clone(), unit: u });
-                choice_button(ui, &c, out);
+            for c in &joins {
+                choice_button(ui, c, out);
             }
         });
     }
-    refusal_ui(ui, state, &commander.name);
+    refusal_ui(ui, state, name);
 }
 
 /// What a click on the table does about commanders (6.12).
@@ -768,9 +555,9 @@ pub(crate) enum CommanderClick {
 pub(crate) fn commander_click(picked: Option<&Commander>, unit: Option<&Unit>, figure: Option<Entity>, at: Vec2) -> CommanderClick {
     match (picked, unit, figure) {
         (_, None, Some(c)) => CommanderClick::Pick(c),
-        (Some(c), Some(u), _) if u.side == c.side => CommanderClick::Order(Action::JoinUnit { commander: c.name.clone(), unit: u.name.clone() }),
+        (Some(c), Some(u), _) if u.side == c.side => CommanderClick::Order(Action::JoinUnit { leader: c.name.clone(), unit: u.name.clone() }),
         (Some(_), Some(_), _) => CommanderClick::PutDown,
-        (Some(c), None, None) => CommanderClick::Order(Action::MoveCommander { commander: c.name.clone(), to: at }),
+        (Some(c), None, None) => CommanderClick::Order(Action::MoveLeader { leader: c.name.clone(), to: at }),
         (None, _, _) => CommanderClick::Nothing,
     }
 }
@@ -823,7 +610,7 @@ fn commander_tool(
             }
             CommanderClick::Order(action) => {
                 let join = matches!(action, Action::JoinUnit { .. });
-                send(&session.game, action, &mut orders, &mut refused);
+                send(&session, action, &mut orders, &mut refused);
                 if join {
                     selection.unit = None;
                 }
@@ -841,25 +628,26 @@ fn commander_tool(
     if let Some(c) = commander_here.filter(|c| Some(*c) != state.commander).and_then(|c| commanders.get(c).ok()) {
         painter.circle_stroke(view.to_screen(c.1.at), r + 2.0, egui::Stroke::new(2.0, Color32::from_white_alpha(200)));
     }
-    if let Some((_, c)) = state.commander.and_then(|c| commanders.get(c).ok()) {
+    if let Some((picked, c)) = state.commander.and_then(|c| commanders.get(c).ok()) {
         let centre = view.to_screen(c.at);
         painter.circle_stroke(centre, r + 3.0, egui::Stroke::new(3.0, GOLD));
         if let (Some(p), Some(screen)) = (at, pointer.filter(|p| on_table(*p))) {
+            let engine = session.engine();
             let action = match unit_here.and_then(|u| units.get(u).ok()).filter(|u| u.side == c.side) {
-                Some(u) => Action::JoinUnit { commander: c.name.clone(), unit: u.name.clone() },
-                None => Action::MoveCommander { commander: c.name.clone(), to: p },
+                Some(u) => Action::JoinUnit { leader: c.name.clone(), unit: u.name.clone() },
+                None => Action::MoveLeader { leader: c.name.clone(), to: p },
             };
-            let verdict = check_action(&session.game, &action);
+            let verdict = engine.check(&action);
             let colour = if verdict.is_ok() { OK } else { BAD };
             painter.line_segment([centre, screen], egui::Stroke::new(2.0, colour));
             painter.circle_stroke(screen, 5.0, egui::Stroke::new(2.0, colour));
-            let ridden = session.game.commander_entity(&c.name).and_then(|g| session.game.world().get::<CommandState>(g)).map_or(0.0, |s| s.moved);
-            let most = session.game.charts().movement.commander();
-            let ride = c.at.distance(p);
+            let ride = session.game_entity(picked).and_then(|g| engine.movement(g));
+            let (ridden, most, cite) = ride.as_ref().map_or((0.0, 0.0, String::new()), |m| (m.spent, m.allowance, m.kinds.first().map(|k| k.cite.clone()).unwrap_or_default()));
+            let length = c.at.distance(p);
             let text = match (&verdict, &action) {
-                (Ok(()), Action::JoinUnit { unit, .. }) => format!("✔ click: join {unit} (6.12) · {} of {} left", inches(ride), inches((most - ridden).max(0.0))),
-                (Ok(()), _) => format!("✔ click: ride {} (6.12) · {} left after", inches(ride), inches((most - ridden - ride).max(0.0))),
-                (Err(r), _) => format!("✖ OTP {}: {}", r.rule, r.reason),
+                (Ok(()), Action::JoinUnit { unit, .. }) => format!("✔ click: join {unit} ({cite}) · {} of {} left", inches(length), inches((most - ridden).max(0.0))),
+                (Ok(()), _) => format!("✔ click: ride {} ({cite}) · {} left after", inches(length), inches((most - ridden - length).max(0.0))),
+                (Err(r), _) => format!("✖ {}", refusal_tip(r)),
             };
             let g = super::paint::galley(&ctx, &text, 12.5, true, colour);
             let pos = screen + egui::vec2(14.0, -g.size().y - 10.0);
@@ -873,21 +661,21 @@ fn commander_tool(
 
 /// Send an order the engine's check allows; a refused one goes out as `Refused` (the sheet and
 /// the log show it), not to the game.
-fn send(game: &Game, action: Action, orders: &mut MessageWriter<Order>, refused: &mut MessageWriter<Refused>) {
-    match check_action(game, &action) {
+fn send(session: &Session, action: Action, orders: &mut MessageWriter<Order>, refused: &mut MessageWriter<Refused>) {
+    match session.engine().check(&action) {
         Ok(()) => {
-            orders.write(Order(action));
+            orders.write_batch(order(session, action));
         }
         Err(refusal) => {
-            refused.write(Refused { action, refusal });
+            refused.write_batch(refused_message(session, action, refusal));
         }
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::engine::{Engine, PlanState};
     use crate::table::footprint::Footprint;
     use super::super::session::Opening;
 
@@ -909,22 +697,45 @@ mod tests {
         app
     }
 
+    fn engine(app: &App) -> &dyn Engine {
+        app.world().resource::<Session>().engine()
+    }
+
+    /// Send an order in the common words (or the engine's), as the panels do.
     fn send(app: &mut App, action: Action) {
-        app.world_mut().write_message(Order(action));
+        let o = order(app.world().resource::<Session>(), action).expect("the engine's words for it");
+        app.world_mut().write_message(o);
         app.update();
     }
 
-    /// Start the game and draw until `brigade` is phasing.
+    /// The brigade the sequence lets act now.
+    fn phasing(app: &App) -> Option<String> {
+        let e = engine(app);
+        let u = e.sequence().acting.first().and_then(|&u| e.world().get::<Unit>(u))?;
+        e.world().get::<Brigade>(u.brigade).map(|b| b.name.clone())
+    }
+
+    /// Start the game and go on (draw, end the activation) until `brigade` is phasing.
     fn activate(app: &mut App, brigade: &str) {
-        send(app, Action::StartGame);
-        for _ in 0..10 {
-            let phasing = app.world().resource::<Session>().game.phasing_brigade();
-            if phasing.as_deref() == Some(brigade) {
+        for _ in 0..12 {
+            if phasing(app).as_deref() == Some(brigade) {
                 return;
             }
-            send(app, if phasing.is_some() { Action::EndActivation } else { Action::DrawChit });
+            send(app, Action::Next);
         }
         panic!("{brigade} never came up");
+    }
+
+    /// The game's entity of a unit (or commander) by name.
+    fn game_entity(app: &App, name: &str) -> Entity {
+        let w = engine(app).world();
+        let mut units = w.try_query::<(Entity, &Unit)>().unwrap();
+        let mut commanders = w.try_query::<(Entity, &Commander)>().unwrap();
+        units.iter(w).find(|(_, u)| u.name == name).map(|(e, _)| e).or_else(|| commanders.iter(w).find(|(_, c)| c.name == name).map(|(e, _)| e)).expect("in the game")
+    }
+
+    fn last_action(app: &App) -> Option<String> {
+        engine(app).actions().last().map(|a| a.to_string())
     }
 
     fn select(app: &mut App, name: &str) -> Entity {
@@ -987,15 +798,14 @@ mod tests {
         activate(&mut app, "Webster's Brigade");
         let unit = select(&mut app, "33rd Foot");
         let before = stands(&mut app, unit);
-        let n = app.world().resource::<Session>().game.actions().len();
+        let n = engine(&app).action_count();
         // Facing 180: 4" down the table; let go, the step waits on the table until ordered.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -4.0));
-        assert_eq!(app.world().resource::<Session>().game.actions().len(), n, "a drag alone orders nothing");
+        assert_eq!(engine(&app).action_count(), n, "a drag alone orders nothing");
         assert_eq!(app.world().resource::<MoveDrag>().steps, vec![MoveStep::Forward(4.0)]);
         press(&mut app, KeyCode::Enter);
-        let s = app.world().resource::<Session>();
-        assert_eq!(s.game.actions().len(), n + 1, "{:?}", app.world().resource::<OrdersState>().refusal);
-        assert_eq!(s.game.actions().last(), Some(&Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] }));
+        assert_eq!(engine(&app).action_count(), n + 1, "{:?}", app.world().resource::<OrdersState>().refusal);
+        assert_eq!(last_action(&app), Some(Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::Forward(4.0)] }.to_string()));
         let after = stands(&mut app, unit);
         assert!((after[0].centre - before[0].centre - Vec2::new(0.0, -4.0)).length() < 1e-3, "{:?} → {:?}", before[0], after[0]);
         assert!(!app.world().resource::<MoveDrag>().has_ghost(), "the ghost goes once the order is carried out");
@@ -1010,28 +820,34 @@ mod tests {
         // The 33rd's front reaches the Wheat Field 4" ahead.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -5.0));
         command(&mut app, MoveCommand::Commit);
-        let s = app.world().resource::<Session>();
-        assert!(matches!(s.game.actions().last(), Some(Action::Move { .. })), "{:?}", app.world().resource::<OrdersState>().refusal);
-        let report = s.last_report.as_ref().expect("the move's report");
+        assert!(last_action(&app).is_some_and(|a| a.starts_with("move 33rd Foot")), "{:?}", app.world().resource::<OrdersState>().refusal);
+        let report = app.world().resource::<Session>().last_report.as_ref().expect("the move's report");
         assert!(report.dice.iter().any(|d| d.rule == "6.6"), "{report}");
     }
 
-    // OTP 6.8: with the special move toggle on, the drag is sent as a special move (1AD rolled).
+    // OTP 6.8: with the special move chosen (the engine's second kind of move), the drag is sent
+    // as the engine's special move (1AD rolled), and the ghost may reach as far as the dice could.
     #[test]
     fn the_special_move_toggle_sends_a_special_move() {
         let mut app = app();
         activate(&mut app, "Webster's Brigade");
         let unit = select(&mut app, "71st Light Company");
-        app.world_mut().resource_mut::<OrdersState>().special = true;
+        let g = game_entity(&app, "71st Light Company");
+        let m = engine(&app).movement(g).expect("phasing: it may move");
+        assert_eq!(m.kinds.len(), 2, "{m:?}");
+        assert_eq!((m.kinds[1].label.as_str(), m.kinds[1].dice.as_deref(), m.kinds[1].extra), ("special move (6.8)", Some("1AD"), 5.0), "1AD: 2–5 (6.8)");
+        app.world_mut().resource_mut::<OrdersState>().kind = 1;
         app.update();
-        assert!(app.world().resource::<MoveDrag>().playable.as_ref().is_some_and(|p| p.special));
+        let p = app.world().resource::<MoveDrag>().playable.clone().unwrap();
+        assert_eq!(p.kind, 1);
+        assert!((p.allowance.full - (m.allowance - m.spent + 5.0)).abs() < 1e-4, "the ghost may go as far as the most the dice give: {:?}", p.allowance);
         // Skirmishers face 180; 2" straight down the table, clear of the Delaware Light Infantry.
         drag_and_release(&mut app, unit, Vec2::new(0.0, -2.0));
         command(&mut app, MoveCommand::Commit);
-        let s = app.world().resource::<Session>();
-        assert!(matches!(s.game.actions().last(), Some(Action::SpecialMove { .. })), "{:?}", app.world().resource::<OrdersState>().refusal);
-        assert!(s.last_report.as_ref().is_some_and(|r| r.dice.iter().any(|d| d.rule == "6.8")));
-        assert!(!app.world().resource::<OrdersState>().special, "the toggle is spent");
+        let want = engine(&app).move_action(g, 1, vec![MoveStep::Forward(2.0)]);
+        assert_eq!(last_action(&app), Some(want.to_string()), "{:?}", app.world().resource::<OrdersState>().refusal);
+        assert!(app.world().resource::<Session>().last_report.as_ref().is_some_and(|r| r.dice.iter().any(|d| d.rule == "6.8")));
+        assert_eq!(app.world().resource::<OrdersState>().kind, 0, "the toggle is spent");
     }
 
     // OTP 5.3, 6.4: a skirmisher's stand dragged alone is a one-stand `MoveStep::Stands` order;
@@ -1056,9 +872,8 @@ mod tests {
         }
         app.update();
         command(&mut app, MoveCommand::Commit);
-        let s = app.world().resource::<Session>();
         let want = MoveStep::Stands(vec![StandMove { stand: 1, to: grab + by, facing: before[1].facing }]);
-        assert_eq!(s.game.actions().last(), Some(&Action::Move { unit: "71st Light Company".into(), steps: vec![want] }), "{:?}", app.world().resource::<OrdersState>().refusal);
+        assert_eq!(last_action(&app), Some(Action::Move { unit: "71st Light Company".into(), steps: vec![want] }.to_string()), "{:?}", app.world().resource::<OrdersState>().refusal);
         let after = stands(&mut app, unit);
         assert!((after[1].centre - (grab + by)).length() < 1e-3, "{:?}", after[1]);
         for k in (0..before.len()).filter(|&k| k != 1) {
@@ -1075,12 +890,15 @@ mod tests {
         activate(&mut app, "Webster's Brigade");
         let unit = select(&mut app, "33rd Foot");
         let before = stands(&mut app, unit);
-        let snapshot = app.world().resource::<Session>().game.snapshot();
+        let snapshot = engine(&app).snapshot();
         drag_and_release(&mut app, unit, Vec2::new(0.0, -9.0));
-        assert_eq!(app.world().resource::<Session>().game.snapshot(), snapshot);
+        assert_eq!(engine(&app).snapshot(), snapshot);
         assert_eq!(stands(&mut app, unit), before);
         let (action, r) = refusal(&app).expect("the refusal is shown");
         assert!(r.rule == "6.1" || r.rule == "3.1", "{r}");
+        // Exactly the engine's verdict on that order.
+        let g = game_entity(&app, "33rd Foot");
+        assert_eq!(engine(&app).check(&engine(&app).move_action(g, 0, vec![MoveStep::Forward(9.0)])), Err(r.clone()));
         assert_eq!(action.to_string(), "move 33rd Foot: forward 9\"", "in the rules' words");
         assert!(!app.world().resource::<MoveDrag>().has_ghost(), "no ghost left once the button is up");
         assert_eq!(app.world().resource::<super::super::log::GameLog>().refusals.len(), 1, "the log counts it");
@@ -1112,10 +930,9 @@ mod tests {
         let mut app = app();
         activate(&mut app, "Webster's Brigade");
         let unit = select(&mut app, "33rd Foot");
-        let n = app.world().resource::<Session>().game.actions().len();
+        let n = engine(&app).action_count();
         let (arc, facing) = {
-            let g = &app.world().resource::<Session>().game;
-            let s = Situation::from_world(g.world());
+            let s = Situation::from_world(engine(&app).world());
             let u = s.unit(s.find("33rd Foot").unwrap());
             (Arc::of_unit(u).unwrap(), u.stands[0].footprint.facing)
         };
@@ -1125,12 +942,11 @@ mod tests {
         let steps = app.world().resource::<MoveDrag>().steps.clone();
         let [MoveStep::Wheel { pivot: End::Right, angle }] = steps.as_slice() else { panic!("{steps:?} {:?}", refusal(&app)) };
         assert!((angle - 15.0).abs() < 0.01, "{angle}");
-        assert_eq!(app.world().resource::<Session>().game.actions().len(), n);
+        assert_eq!(engine(&app).action_count(), n);
         // The next drag starts on the ghost and goes 2" along its new facing.
         let playable = app.world().resource::<MoveDrag>().playable.clone().unwrap();
         let ghost = {
-            let g = &app.world().resource::<Session>().game;
-            let s = Situation::from_world(g.world());
+            let s = Situation::from_world(engine(&app).world());
             let i = s.find("33rd Foot").unwrap();
             built_situation(&s, i, &steps, playable.allowance).unit(i).footprints()
         };
@@ -1147,9 +963,8 @@ mod tests {
         let built = app.world().resource::<MoveDrag>().steps.clone();
         assert_eq!(built.len(), 2);
         press(&mut app, KeyCode::Enter);
-        let g = &app.world().resource::<Session>().game;
-        assert_eq!(g.actions().len(), n + 1, "{:?}", refusal(&app));
-        assert_eq!(g.actions().last(), Some(&Action::Move { unit: "33rd Foot".into(), steps: built }));
+        assert_eq!(engine(&app).action_count(), n + 1, "{:?}", refusal(&app));
+        assert_eq!(last_action(&app), Some(Action::Move { unit: "33rd Foot".into(), steps: built }.to_string()));
         let after = stands(&mut app, unit);
         assert!((after[0].facing - ghost[0].facing).abs() < 1e-3, "the unit faces as the wheel left it");
         assert!(!app.world().resource::<MoveDrag>().has_ghost(), "ordered: the ghost goes");
@@ -1176,102 +991,82 @@ mod tests {
         assert!(!app.world().resource::<MoveDrag>().has_ghost());
     }
 
-    // OTP 6.10, 10.1: the sheet offers a bonus move only when the engine would allow one: not to a
-    // unit with a Morale Marker, which "may not perform any operation". (The bonus is set on the
-    // engine's own record of it, as a charge won at 2:1 sets it.)
-    #[test]
-    fn a_bonus_move_is_offered_only_when_the_engine_allows_it() {
-        use crate::rules::otp::engine::UnitTurn;
-        use crate::rules::otp::engine::testing::{activate, ok, teaching};
-        let mut g = teaching(3);
-        ok(&mut g, Action::StartGame);
-        activate(&mut g, "Tarleton's Brigade");
-        let key = (g.turn(), g.sequence().phasing.expect("a chit is drawn"));
-        let owe = |g: &mut Game, name: &str| {
-            let e = g.unit_entity(name).unwrap();
-            g.world_mut().get_mut::<UnitTurn>(e).unwrap().bonus_move = Some(key);
-            e
-        };
-        // The Loyalist Militia carry a Morale Marker: owed, but barred (10.1).
-        let marked = owe(&mut g, "Loyalist Militia");
-        assert!(g.has_marker(marked) && g.bonus_pending(marked));
-        assert!(!bonus_open(&g, marked), "10.1 bars it: the sheet does not offer it");
-        assert!(g.check_move("Loyalist Militia", &[MoveStep::Forward(1.0)]).is_err_and(|r| r.rule == "10.1"));
-        // The 1st Maryland (not phasing, no marker): the bonus is open, and a drag may use it.
-        let free = owe(&mut g, "1st Maryland");
-        assert!(bonus_open(&g, free), "owed and free to take, whichever brigade is phasing");
-        assert!(playable(&g, Entity::PLACEHOLDER, "1st Maryland", false).is_some());
-    }
-
-    // OTP 6.2: the formation buttons are the engine's ChangeFormation, greyed by its check.
+    // OTP 6.2, 4.3: the formation buttons are the engine's `unit_choices`: ChangeFormation
+    // orders, each greyed with exactly `check`'s refusal (not phasing: 4.3).
     #[test]
     fn formation_buttons_are_change_of_formation_orders() {
         let mut app = app();
         activate(&mut app, "Webster's Brigade");
-        let (column, refused) = {
-            let g = &app.world().resource::<Session>().game;
-            let e = g.unit_entity("33rd Foot").unwrap();
-            let choices = formation_choices(g, e);
-            assert!(choices.iter().all(|c| !matches!(c.action, Action::ChangeFormation { formation: Formation::Line, .. })), "not to the formation it is in");
-            let col = choices.iter().find(|c| c.label == "Column").cloned().unwrap();
+        let column = {
+            let e = engine(&app);
+            let choices = e.unit_choices(game_entity(&app, "33rd Foot"));
+            let forms: Vec<&Choice> = choices.iter().filter(|c| matches!(c.action, Action::ChangeFormation { .. })).collect();
+            assert!(forms.iter().all(|c| !matches!(c.action, Action::ChangeFormation { formation: Formation::Line, .. })), "not to the formation it is in");
+            for c in &choices {
+                assert_eq!(c.verdict, e.check(&c.action), "{}: the engine's own verdict", c.label);
+            }
+            let col = forms.iter().find(|c| c.label == "Column").copied().cloned().unwrap();
             // Not phasing: greyed with the engine's rule (4.3).
-            let other = g.unit_entity("1st Maryland").unwrap();
-            let line = formation_choices(g, other).into_iter().find(|c| c.label == "Column").unwrap();
-            (col, line.refusal)
+            let other = e.unit_choices(game_entity(&app, "1st Maryland"));
+            let line = other.iter().find(|c| c.label == "Column").unwrap();
+            assert_eq!(line.verdict.as_ref().err().map(|r| r.rule.as_str()), Some("4.3"));
+            assert_eq!(line.detail.as_deref(), Some("Form march column (6.2): half the normal move"));
+            col
         };
-        assert_eq!(refused.map(|r| r.rule), Some("4.3".to_string()));
-        assert!(column.refusal.is_none());
+        assert!(column.allowed());
         assert_eq!(column.action, Action::ChangeFormation { unit: "33rd Foot".into(), formation: Formation::Column });
         send(&mut app, column.action);
-        let g = &app.world().resource::<Session>().game;
-        assert_eq!(g.unit(g.unit_entity("33rd Foot").unwrap()).formation, Formation::Column);
+        let e = engine(&app);
+        assert_eq!(e.world().get::<Unit>(game_entity(&app, "33rd Foot")).unwrap().formation, Formation::Column);
     }
 
-    // OTP 10.1, 4.3, 3.1: greyed operations carry the engine's rule.
+    // OTP 10.1, 4.3, 3.1, 3.2: the operations listed are the engine's `unit_plan`, greyed with
+    // its rules.
     #[test]
     fn greyed_operations_carry_the_engines_rule() {
         let mut app = app();
         activate(&mut app, "Tarleton's Brigade");
-        let g = &app.world().resource::<Session>().game;
-        let rows = operation_rows(g, g.unit_entity("Loyalist Militia").unwrap());
-        assert_eq!(rows.len(), 5, "3.1 lists five infantry operations");
-        assert!(rows.iter().all(|r| r.state.refusal().is_some_and(|r| r.rule == "10.1")), "a Morale Marker bars them all");
-        let rows = operation_rows(g, g.unit_entity("1st Maryland").unwrap());
-        assert!(rows.iter().all(|r| r.state.refusal().is_some_and(|r| r.rule == "4.3")));
-        let rows = operation_rows(g, g.unit_entity("British Legion Dragoons").unwrap());
-        assert_eq!(rows.len(), 3, "3.2 lists three cavalry operations");
-        assert!(rows.iter().all(|r| r.state == OpState::Open), "all open before it acts");
+        let plan = |app: &App, name: &str| engine(app).unit_plan(game_entity(app, name)).expect("OTP lists operations");
+        let p = plan(&app, "Loyalist Militia");
+        assert_eq!(p.title, "Operations (3.1)");
+        assert_eq!(p.items.len(), 5, "3.1 lists five infantry operations");
+        assert!(p.items.iter().all(|r| r.state.refusal().is_some_and(|r| r.rule == "10.1")), "a Morale Marker bars them all");
+        assert!(plan(&app, "1st Maryland").items.iter().all(|r| r.state.refusal().is_some_and(|r| r.rule == "4.3")));
+        let p = plan(&app, "British Legion Dragoons");
+        assert_eq!(p.items.len(), 3, "3.2 lists three cavalry operations");
+        assert!(p.items.iter().all(|r| r.state == PlanState::Open), "all open before it acts");
         // After a move the move is its operation; the others are barred with the engine's 3.2.
-        let mut app = app;
         send(&mut app, Action::Move { unit: "British Legion Dragoons".into(), steps: vec![MoveStep::Forward(3.0)] });
-        let g = &app.world().resource::<Session>().game;
-        let rows = operation_rows(g, g.unit_entity("British Legion Dragoons").unwrap());
-        assert_eq!(rows[0].state, OpState::Done, "{:?}", rows[0]);
-        assert_eq!(rows[1].state.refusal().map(|r| r.rule.as_str()), Some("3.2"));
+        let p = plan(&app, "British Legion Dragoons");
+        assert_eq!(p.items[0].state, PlanState::Done, "{:?}", p.items[0]);
+        assert_eq!(p.items[1].state.refusal().map(|r| r.rule.as_str()), Some("3.2"));
+        assert!(p.done.as_deref().is_some_and(|d| d.starts_with("Done: move · 3")), "{:?}", p.done);
         // Infantry that changed formation may still move half (3.1 3.): begun, with inches left.
         send(&mut app, Action::ChangeFormation { unit: "British Legion Infantry".into(), formation: Formation::Line });
-        let g = &app.world().resource::<Session>().game;
-        let e = g.unit_entity("British Legion Infantry").unwrap();
-        let rows = operation_rows(g, e);
-        assert!(rows.iter().any(|r| r.operation.number == 3 && r.state == OpState::Going), "{rows:?}");
-        let (spent, most) = g.movement_budget(e).unwrap();
-        assert!(spent > 0.0 && most > spent, "{spent} of {most}");
+        let p = plan(&app, "British Legion Infantry");
+        assert!(p.items.iter().any(|r| r.label.starts_with("3.") && r.state == PlanState::Going), "{:?}", p.items);
+        let m = engine(&app).movement(game_entity(&app, "British Legion Infantry")).unwrap();
+        assert!(m.spent > 0.0 && m.allowance > m.spent, "{} of {}", m.spent, m.allowance);
     }
 
-    // OTP 6.12: a commander's ride is an order; too far is refused and not sent.
+    // OTP 6.12: a commander's ride is an order; too far is refused and not sent; his panel is
+    // his `movement` (24" a phase) and `unit_choices` (joins).
     #[test]
     fn commander_rides_are_orders_within_24_inches() {
         let mut app = app();
         activate(&mut app, "Webster's Brigade");
-        let (ok, far) = {
-            let g = &app.world().resource::<Session>().game;
-            let c = g.commanders().find(|(_, c)| c.name == "Lt. Col. Webster").map(|(_, c)| c.at).unwrap();
-            (Action::MoveCommander { commander: "Lt. Col. Webster".into(), to: c + Vec2::new(3.0, 0.0) }, Action::MoveCommander { commander: "Lt. Col. Webster".into(), to: c + Vec2::new(0.0, -30.0) })
-        };
-        let g = &app.world().resource::<Session>().game;
-        assert!(check_action(g, &ok).is_ok());
-        let r = check_action(g, &far).unwrap_err();
+        let g = game_entity(&app, "Lt. Col. Webster");
+        let at = engine(&app).world().get::<Commander>(g).unwrap().at;
+        let ok = Action::MoveLeader { leader: "Lt. Col. Webster".into(), to: at + Vec2::new(3.0, 0.0) };
+        let far = Action::MoveLeader { leader: "Lt. Col. Webster".into(), to: at + Vec2::new(0.0, -30.0) };
+        assert!(engine(&app).check(&ok).is_ok());
+        let r = engine(&app).check(&far).unwrap_err();
         assert!(r.rule == "6.12", "{r}");
+        let ride = engine(&app).movement(g).expect("a commander rides");
+        assert_eq!((ride.allowance, ride.spent, ride.kinds[0].cite.as_str()), (24.0, 0.0, "OTP 6.12"));
+        let joins = engine(&app).unit_choices(g);
+        assert!(joins.iter().any(|c| c.action == Action::JoinUnit { leader: "Lt. Col. Webster".into(), unit: "23rd Foot".into() } && c.allowed()), "{joins:?}");
+        assert!(joins.iter().all(|c| c.label != "1st Maryland"), "only his own command");
         // Clicks: his figure picks him; then a point rides him there, a friendly unit joins it,
         // an enemy unit puts him down.
         let w = app.world_mut();
@@ -1282,13 +1077,51 @@ mod tests {
         assert_eq!(commander_click(None, None, Some(webster_e), webster.at), CommanderClick::Pick(webster_e));
         assert_eq!(commander_click(None, None, None, to), CommanderClick::Nothing);
         assert_eq!(commander_click(Some(&webster), None, None, to), CommanderClick::Order(ok.clone()));
-        assert_eq!(commander_click(Some(&webster), Some(&own), None, to), CommanderClick::Order(Action::JoinUnit { commander: "Lt. Col. Webster".into(), unit: "23rd Foot".into() }));
+        assert_eq!(commander_click(Some(&webster), Some(&own), None, to), CommanderClick::Order(Action::JoinUnit { leader: "Lt. Col. Webster".into(), unit: "23rd Foot".into() }));
         assert_eq!(commander_click(Some(&webster), Some(&enemy), None, to), CommanderClick::PutDown);
-        // The ride is an order the engine carries out: he is where the click was.
+        // The ride is an order the engine carries out: he is where the click was, and his ride
+        // is spent.
         send(&mut app, ok);
-        let g = &app.world().resource::<Session>().game;
-        let at = g.commanders().find(|(_, c)| c.name == "Lt. Col. Webster").map(|(_, c)| c.at).unwrap();
-        assert!((at - to).length() < 1e-4);
+        let e = engine(&app);
+        assert!((e.world().get::<Commander>(g).unwrap().at - to).length() < 1e-4);
+        assert!((e.movement(g).unwrap().spent - 3.0).abs() < 1e-3);
+    }
+
+    // OTP 4.3, 6.8: a unit not phasing is not moved by a drag; its kinds of move are shown
+    // greyed with exactly the engine's refusal of such a move.
+    #[test]
+    fn a_unit_not_phasing_is_not_playable_and_its_special_move_is_greyed() {
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        select(&mut app, "1st Maryland");
+        assert!(app.world().resource::<MoveDrag>().playable.is_none(), "not phasing: a drag does not order it");
+        let g = game_entity(&app, "1st Maryland");
+        let e = engine(&app);
+        let m = e.movement(g).expect("its moves, greyed");
+        let special = m.kinds[1].verdict.clone().unwrap_err();
+        assert_eq!(special.rule, "4.3");
+        assert_eq!(Err(special), e.check(&e.move_action(g, 1, vec![MoveStep::Forward(0.05)])), "the engine's own verdict on a special move");
+        // Its phasing neighbour is playable, with the move's allowance left.
+        select(&mut app, "33rd Foot");
+        let p = app.world().resource::<MoveDrag>().playable.clone().expect("phasing");
+        let m = engine(&app).movement(p.game_unit).unwrap();
+        assert_eq!((p.spent, p.most), (m.spent, Some(m.allowance)));
+    }
+
+    // A refused commander's order (as `Refused` carries it, in the engine's words) shows on his
+    // sheet and on the unit's he would join, not elsewhere.
+    #[test]
+    fn a_refusal_is_shown_on_the_sheets_it_names() {
+        let mut app = app();
+        activate(&mut app, "Webster's Brigade");
+        let s = app.world().resource::<Session>();
+        let far = Action::MoveLeader { leader: "Lt. Col. Webster".into(), to: Vec2::new(-50.0, -50.0) };
+        let refusal = s.engine().check(&far).unwrap_err();
+        let message = refused_message(s, far, refusal).unwrap();
+        app.world_mut().write_message(message);
+        app.update();
+        let state = app.world().resource::<OrdersState>();
+        assert!(state.refusal_for("Lt. Col. Webster").is_some() && state.refusal_for("33rd Foot").is_none());
     }
 }
 
@@ -1298,16 +1131,17 @@ mod tests {
 #[test]
 #[ignore = "writes a save for screenshots when OTP_WRITE_SAVE is set"]
 fn write_screenshot_save() {
+    use crate::rules::cite::RuleSetId;
     let Ok(path) = std::env::var("OTP_WRITE_SAVE") else { return };
-    let mut g = Game::new(crate::scenario::default_scenario(), 7, crate::rules::otp::charts::Charts::embedded().clone());
-    g.apply(Action::StartGame).unwrap();
+    let mut g = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap();
+    g.apply(Action::Next).unwrap();
     for _ in 0..10 {
-        if g.phasing_brigade().as_deref() == Some("Webster's Brigade") {
+        let acting = g.sequence().acting.first().and_then(|&u| g.world().get::<Unit>(u)).and_then(|u| g.world().get::<crate::scenario::spawn::Brigade>(u.brigade)).map(|b| b.name.clone());
+        if acting.as_deref() == Some("Webster's Brigade") {
             break;
         }
-        let a = if g.phasing_brigade().is_some() { Action::EndActivation } else { Action::DrawChit };
-        g.apply(a).unwrap();
+        g.apply(Action::Next).unwrap();
     }
     g.apply(Action::ChangeFormation { unit: "33rd Foot".into(), formation: Formation::Column }).unwrap();
-    g.save(std::path::Path::new(&path)).unwrap();
+    crate::scenario::write_atomically(std::path::Path::new(&path), &g.save_text()).unwrap();
 }

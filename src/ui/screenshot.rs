@@ -12,8 +12,8 @@
 //! - `OTP_CURSOR="x,y"`: the pointer at (x, y) inches, as `OTP_HOVER`: the sight overlay's target.
 //! - `OTP_DRAG="x1,y1,x2,y2[,x3,y3…][,shift]"`: drag the selected unit from the first point
 //!   through the others and release (Movement overlay); `shift` for a side step.
-//! - `OTP_ORDERS="[StartGame, DrawChit, Fire(unit: \"A\", target: \"B\")]"`: engine actions (RON, as in
-//!   a save) sent one a frame as `Order` messages, the path the mouse and panels use: a refused one
+//! - `OTP_ORDERS="[StartGame, DrawChit, Fire(unit: \"A\", target: \"B\")]"`: actions in the common
+//!   words or the rule set's own (RON, as in a save) sent one a frame as `Order` messages, the path the mouse and panels use: a refused one
 //!   is shown refused, in the log.
 //! - `OTP_COMMANDS="undo,save:PATH,export:PATH,restart,load:PATH,ask:save"`: after the orders, one a
 //!   frame: session commands (`export` writes the log as text; `ask:save|new|open` opens the
@@ -56,7 +56,7 @@ use super::ruler::Ruler;
 use super::table_view::{HoverPreset, Selection, TableFrames};
 use super::toolbar::{ConfirmNew, Help};
 use super::{RunOptions, StartTime};
-use crate::rules::otp::engine::Action;
+use crate::rules::action::Action;
 use crate::scenario::spawn::Unit;
 
 /// Frames of the table to wait for before the shot: egui's fonts and the first layout settle.
@@ -206,7 +206,7 @@ fn run_script(
     }
     script.idle += 1;
     if let Some(action) = script.orders.pop_front() {
-        orders.write(Order(action));
+        orders.write_batch(session.as_deref().and_then(|s| super::orders::order(s, action)));
         script.idle = 0;
     } else if let Some(step) = script.commands.pop_front() {
         match step {
@@ -560,6 +560,7 @@ mod tests {
         assert!(parse_commands("ask:everything").is_err());
         // The orders preset is a save's action list.
         let v: Vec<Action> = ron::Options::default().from_str(r#"[StartGame, DrawChit, Fire(unit: "A", target: "B")]"#).unwrap();
-        assert_eq!(v[2], Action::fire("A", "B"));
+        assert_eq!(v[2], Action::Fire { unit: "A".into(), target: "B".into() });
+        assert_eq!(v[0].to_string(), "start the game", "a rule set's own words read as in a save");
     }
 }

@@ -15,8 +15,9 @@ use super::paint::{self, LabelStyle, Prepared, Taken};
 use super::ruler::Ruler;
 use super::{FreeRect, UiSet, root_ui};
 use crate::picture::{self, LabelKind, Shape, UnitLook, palette};
+use crate::rules::engine::{Badge, Tone};
 use crate::scenario::model::{Scenario, Terrain};
-use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Stand, Unit};
 use crate::table::footprint::Footprint;
 
 /// The unit whose sheet is shown, and the one under the pointer.
@@ -109,6 +110,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, draw_table.in_set(UiSet::Table).run_if(super::fonts_ready));
 }
 
+/// What the table asks of the rest of the window: the hover preset, the run's options, the
+/// targeting mode, and the game (its engine's badges and sheet for markers and tooltips).
+type Asked<'w> = (Res<'w, HoverPreset>, Option<Res<'w, super::RunOptions>>, Option<Res<'w, super::fire_orders::Targeting>>, Option<Res<'w, super::session::Session>>);
+
 #[allow(clippy::too_many_arguments)]
 fn draw_table(
     mut contexts: EguiContexts,
@@ -120,10 +125,10 @@ fn draw_table(
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
     (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>),
-    (hover_preset, options, targeting): (Res<HoverPreset>, Option<Res<super::RunOptions>>, Option<Res<super::fire_orders::Targeting>>),
+    (hover_preset, options, targeting, session): Asked,
     mut teach: Teach,
     sides: Query<&SideInfo>,
-    units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
+    units: Query<(Entity, &Unit)>,
     stands: Query<&Footprint, With<Stand>>,
     commanders: Query<&Commander>,
     brigades: Query<&Brigade>,
@@ -142,7 +147,10 @@ fn draw_table(
     let side_name = |i: usize| sides.iter().find(|s| s.index == i).map(|s| s.name.clone()).unwrap_or_default();
 
     // This frame's troops, in a steady order (by side, brigade chit, then as spawned).
-    let mut list: Vec<(Entity, &Unit, bool)> = units.iter().collect();
+    // Each unit with the engine's badges for it: a marker that limits it (Tone::Bad, OTP's
+    // Morale Marker 10.1) is drawn on its stands.
+    let badges = |e: Entity| -> Vec<Badge> { session.as_ref().and_then(|s| s.game_entity(e).map(|g| s.engine().badges(g))).unwrap_or_default() };
+    let mut list: Vec<(Entity, &Unit, Vec<Badge>)> = units.iter().map(|(e, u)| (e, u, badges(e))).collect();
     list.sort_by_key(|(e, u, _)| (u.side, brigades.get(u.brigade).map(|b| b.chit).unwrap_or(0), *e));
     troops.0 = list
         .iter()
@@ -302,13 +310,14 @@ fn draw_table(
         // The troops: selected unit last, so its outline is on top.
         let mut taken = Taken::default();
         let mut unit_labels: Vec<(Shape, Vec2, bool, Entity)> = Vec::new();
-        let mut order: Vec<&(Entity, &Unit, bool)> = list.iter().collect();
+        let mut order: Vec<&(Entity, &Unit, Vec<Badge>)> = list.iter().collect();
         order.sort_by_key(|(e, _, _)| Some(*e) == selection.unit);
-        for (e, u, marker) in order {
+        for (e, u, badges) in order {
+            let marker = badges.iter().any(|b| b.tone == Tone::Bad);
             let geom = troops.0.iter().find(|g| g.entity == *e);
             let Some(geom) = geom.filter(|g| !g.stands.is_empty()) else { continue };
             let selected = selection.unit == Some(*e);
-            let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour: side_colour(u.side), morale_marker: *marker, selected };
+            let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour: side_colour(u.side), morale_marker: marker, selected };
             let (mut shapes, mut labels) = (Vec::new(), Vec::new());
             picture::unit(&look, &geom.stands, &mut shapes, &mut labels);
             troop_shapes(&ctx, &view, &shapes, &mut out, &mut taken);
@@ -497,7 +506,7 @@ fn draw_table(
                             readout_ui(ui, title, rows);
                         });
                     });
-            } else if let Some((e, u, marker)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)).filter(|(_, u, _)| {
+            } else if let Some((e, u, badges)) = hovered.and_then(|e| list.iter().find(|(x, _, _)| *x == e)).filter(|(_, u, _)| {
                 // Fire and charge targeting show their own preview over an enemy (fire_orders).
                 let targeting = targeting.as_ref().is_some_and(|t| t.mode != super::fire_orders::Mode::Off);
                 let firer_side = selection.unit.and_then(|s| list.iter().find(|(x, _, _)| *x == s)).map(|(_, f, _)| f.side);
@@ -512,11 +521,18 @@ fn draw_table(
                     });
                     let brigade = brigades.get(u.brigade).map(|b| format!("{} (chit {})", b.name, b.chit)).unwrap_or_default();
                     ui.label(format!("{} · {brigade}", side_name(u.side)));
-                    ui.label(format!("{} · CV {}", super::unit_sheet::type_and_arm(u), u.cv));
+                    // The rule set's own words for its type, from the engine's sheet.
+                    let sheet = session.as_ref().and_then(|s| s.game_entity(*e).map(|g| s.engine().sheet(g))).unwrap_or_default();
+                    match sheet.iter().find(|r| r.label == "Type") {
+                        Some(t) => ui.label(format!("{} · CV {}", t.value, u.cv)),
+                        None => ui.label(format!("CV {}", u.cv)),
+                    };
                     let stands = if u.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", u.stands.len()) };
                     ui.label(format!("{} of {} figures · {stands} · {}", u.figures, u.initial_figures, super::unit_sheet::formation_name(u.formation)));
-                    if *marker {
-                        ui.label(egui::RichText::new("● Morale Marker").color(paint::colour(palette::MORALE_MARKER)));
+                    for b in badges {
+                        let colour = if b.tone == Tone::Bad { paint::colour(palette::MORALE_MARKER) } else { Color32::from_gray(200) };
+                        let tip = b.cite.as_ref().map_or(b.meaning.clone(), |c| format!("{} ({c})", b.meaning));
+                        ui.label(egui::RichText::new(format!("● {}", b.meaning)).color(colour)).on_hover_text(tip);
                     }
                     if selection.unit != Some(*e) {
                         ui.label(egui::RichText::new("Click for the unit sheet").weak().italics());

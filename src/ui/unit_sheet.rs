@@ -6,17 +6,17 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
-use super::orders::{MoveCommand, OrdersState, commander_ui as orders_ui_commander, orders_ui};
+use super::orders::{MoveCommand, OrdersState, commander_ui as orders_ui_commander, order, orders_ui};
 use super::overlays::{MoveDrag, OverlayCache, Overlays, legend_ui};
 use super::session::{Order, Session};
-use crate::rules::otp::engine::Action;
 use super::paint;
 use super::camera::View;
 use super::table_view::{Selection, Troops};
 use super::{FreeRect, UiSet, root_ui};
-use crate::picture::palette;
-use crate::scenario::model::{Arm, GunSize, Rating, UnitType};
-use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SIDE_COLOURS, SideInfo, Stand, Unit};
+use crate::rules::action::Action;
+use crate::rules::engine::{SheetRow, Tone};
+use crate::scenario::model::Rating;
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Unit};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, sheet.in_set(UiSet::Panels).run_if(super::settings::shown(super::settings::Fold::Sheet)))
@@ -28,47 +28,12 @@ pub(super) fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Se
     if keys.just_pressed(KeyCode::Escape) && !drag.has_ghost() {
         selection.unit = None;
         state.commander = None;
-        state.special = false;
+        state.kind = 0;
     }
 }
 
-pub(crate) fn type_name(t: UnitType) -> &'static str {
-    match t {
-        UnitType::Militia => "Militia",
-        UnitType::StateLine => "State Line",
-        UnitType::Line => "Line",
-        UnitType::Light => "Light",
-        UnitType::Indian => "Indian",
-        UnitType::Elite => "Elite",
-    }
-}
-
-pub(crate) fn arm_name(a: Arm) -> String {
-    match a {
-        Arm::Infantry => "Infantry".into(),
-        Arm::Cavalry => "Cavalry".into(),
-        Arm::Artillery { gun, galloper } => {
-            let gun = match gun {
-                GunSize::Light => "light guns (under 6 lb)",
-                GunSize::Medium => "medium guns (6–9 lb)",
-                GunSize::Heavy => "heavy guns (12 lb and up)",
-            };
-            if galloper { format!("Artillery, {gun}, galloper (7.6)") } else { format!("Artillery, {gun}") }
-        }
-    }
-}
-
-/// "Line infantry", "Militia cavalry", "Line artillery, medium guns (6–9 lb)".
-pub(crate) fn type_and_arm(u: &Unit) -> String {
-    format!("{} {}", type_name(u.unit_type), arm_name(u.arm).to_lowercase())
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
-pub(crate) use crate::rules::otp::engine::describe::formation as formation_name;
+/// A formation as the rules name it.
+pub(crate) use crate::table::words::formation as formation_name;
 
 pub(crate) fn rating_text(r: Option<Rating>) -> String {
     r.map(|r| format!("{r:?}")).unwrap_or_else(|| "not yet rolled".into())
@@ -100,20 +65,41 @@ pub(crate) fn below(pointer: egui::Pos2, unit: egui::Rect) -> egui::Pos2 {
     if unit.is_positive() { egui::pos2(pointer.x, pointer.y.max(unit.bottom())) } else { pointer }
 }
 
-/// The unit's type as the rules class it (1.3–1.5, 4.2): "Line infantry", "Line dragoons
-/// (cavalry)", "Militia artillery".
-pub(crate) fn type_line(u: &Unit) -> String {
-    let arm = match u.arm {
-        Arm::Infantry => "infantry",
-        Arm::Cavalry => "dragoons (cavalry)",
-        Arm::Artillery { .. } => "artillery",
-    };
-    format!("{} {arm}", type_name(u.unit_type))
-}
-
 fn row(ui: &mut egui::Ui, key: &str, value: impl Into<egui::WidgetText>) {
     ui.label(RichText::new(key).weak());
     ui.label(value);
+    ui.end_row();
+}
+
+/// One row of the engine's sheet: its value in the row's tone, its rule in the tooltip, and a
+/// line naming a unit on the table as a link to that unit's sheet.
+fn sheet_row(ui: &mut egui::Ui, r: &SheetRow, units: &Query<(Entity, &Unit)>, select: &mut Option<Option<Entity>>) {
+    let key = ui.label(RichText::new(&r.label).weak());
+    if let Some(c) = &r.cite {
+        key.on_hover_text(c);
+    }
+    let unit_named = |line: &str| units.iter().find(|(_, u)| line == u.name || line.starts_with(&format!("{} — ", u.name))).map(|(e, _)| e);
+    let lines: Vec<&str> = r.value.lines().collect();
+    if lines.iter().any(|l| unit_named(l).is_some()) {
+        ui.vertical(|ui| {
+            for l in &lines {
+                match unit_named(l) {
+                    Some(e) if ui.link(*l).clicked() => *select = Some(Some(e)),
+                    Some(_) => {}
+                    None => {
+                        ui.label(*l);
+                    }
+                }
+            }
+        });
+    } else {
+        let text = RichText::new(&r.value);
+        ui.label(match r.tone {
+            Some(Tone::Info) => text.strong(),
+            Some(Tone::Bad) => text.color(Color32::from_rgb(240, 150, 120)).strong(),
+            None => text,
+        });
+    }
     ui.end_row();
 }
 
@@ -128,8 +114,7 @@ fn sheet(
     mut contexts: EguiContexts,
     mut free: ResMut<FreeRect>,
     mut selection: ResMut<Selection>,
-    units: Query<(Entity, &Unit, Has<MoraleMarker>)>,
-    stands: Query<&Stand>,
+    units: Query<(Entity, &Unit)>,
     brigades: Query<&Brigade>,
     commanders: Query<&Commander>,
     sides: Query<&SideInfo>,
@@ -140,9 +125,9 @@ fn sheet(
 ) -> Result {
     let mut sent: Vec<Action> = Vec::new();
     let mut moves: Vec<MoveCommand> = Vec::new();
-    let Some((entity, unit, marker)) = selection.unit.and_then(|e| units.get(e).ok()) else {
+    let Some((entity, unit)) = selection.unit.and_then(|e| units.get(e).ok()) else {
         // No unit: the picked commander's sheet, if any (6.12).
-        if let (Some(session), Some(c)) = (&session, state.commander.and_then(|c| commanders.get(c).ok())) {
+        if let (Some(session), Some((ce, c))) = (&session, state.commander.and_then(|e| commanders.get(e).ok().map(|c| (e, c)))) {
             let ctx = contexts.ctx_mut()?.clone();
             let mut root = root_ui(&ctx, "sheet_root", free.0);
             let colour = sides.iter().find(|s| s.index == c.side).map(|s| s.colour).unwrap_or(SIDE_COLOURS[c.side % SIDE_COLOURS.len()]);
@@ -169,15 +154,13 @@ fn sheet(
                     row(ui, "Rating", rating_text(c.rating));
                     row(ui, "Morale passes used", c.morale_passes_used.to_string());
                 });
-                orders_ui_commander(ui, session, c, &mut state, &mut sent);
+                orders_ui_commander(ui, session, ce, &c.name, &mut state, &mut sent);
             });
             free.0.max.x = free.0.max.x.min(response.response.rect.min.x);
             if close {
                 state.commander = None;
             }
-            for a in sent {
-                orders.write(Order(a));
-            }
+            orders.write_batch(sent.into_iter().filter_map(|a| order(session, a)));
         }
         return Ok(());
     };
@@ -187,6 +170,8 @@ fn sheet(
     let colour = side.map(|s| s.colour).unwrap_or(SIDE_COLOURS[unit.side % SIDE_COLOURS.len()]);
     let brigade = brigades.get(unit.brigade).ok();
     let mut select: Option<Option<Entity>> = None;
+    // The engine's sheet of the unit, every number with its rule (OTP 4.2).
+    let rows = session.as_ref().and_then(|s| s.game_entity(entity).map(|g| s.engine().sheet(g))).unwrap_or_default();
     let response = egui::Panel::right("unit_sheet").resizable(true).default_size(320.0).size_range(260.0..=520.0).show(&mut root, |ui| {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
@@ -199,7 +184,8 @@ fn sheet(
                 }
             });
         });
-        ui.label(RichText::new("Unit sheet (OTP 4.2)").weak().italics());
+        let rule = rows.first().and_then(|r| r.cite.as_ref()).map(|c| format!(" ({c})")).unwrap_or_default();
+        ui.label(RichText::new(format!("Unit sheet{rule}")).weak().italics());
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             if overlays.any() {
                 egui::CollapsingHeader::new(RichText::new("Teaching overlays").strong().size(13.5).color(Color32::from_rgb(226, 214, 170)))
@@ -208,62 +194,14 @@ fn sheet(
                     .show(ui, |ui| legend_ui(ui, &mut overlays, unit, &cache, &drag));
             }
             if let Some(session) = &session {
-                orders_ui(ui, session, unit, &mut state, &drag, &cache, &mut sent, &mut moves);
+                orders_ui(ui, session, entity, &mut state, &drag, &cache, &mut sent, &mut moves);
             }
             section(ui, "Unit");
             egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
                 row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());
                 row(ui, "Brigade", brigade.map(|b| format!("{} — chit {}", b.name, b.chit)).unwrap_or_default());
-                row(ui, "Type", type_line(unit));
-                row(ui, "Arm", arm_name(unit.arm));
-                row(ui, "CV", RichText::new(unit.cv.to_string()).strong());
-                let weapons = match unit.weapon {
-                    Some(w) => format!("{}, {}", capitalised(w.name()), if unit.bayonets { "bayonets" } else { "no bayonets" }),
-                    None if matches!(unit.arm, Arm::Artillery { .. }) => "Guns".into(),
-                    None => "None".into(),
-                };
-                row(ui, "Weapons", weapons);
-                row(ui, "Initial figures", unit.initial_figures.to_string());
-                let lost = unit.initial_figures.saturating_sub(unit.figures);
-                let current = if lost > 0 { RichText::new(format!("{} ({lost} lost)", unit.figures)).color(Color32::from_rgb(240, 150, 120)) } else { RichText::new(unit.figures.to_string()) };
-                row(ui, "Current figures", current.strong());
-                let per: Vec<String> = unit.stands.iter().filter_map(|&s| stands.get(s).ok()).map(|s| s.figures.to_string()).collect();
-                row(ui, "Stands", format!("{} ({} figures)", per.len(), per.join(" + ")));
-                row(ui, "Formation", capitalised(formation_name(unit.formation)));
-                if unit.can_skirmish && unit.unit_type == UnitType::Militia {
-                    row(ui, "Skirmish", "may form skirmish line (5.3)");
-                }
-                let volley = match unit.arm {
-                    Arm::Infantry if unit.initial_volley_used => RichText::new("Used"),
-                    Arm::Infantry => RichText::new("Not yet fired (−1 on the first, 8.5)"),
-                    _ => RichText::new("— (infantry only)").weak(),
-                };
-                row(ui, "Initial volley", volley);
-                row(ui, "Rebuild attempts", unit.rebuild_attempts.to_string());
-                let morale = if marker { RichText::new("● Morale Marker").color(paint::colour(palette::MORALE_MARKER)).strong() } else { RichText::new("None") };
-                row(ui, "Morale", morale);
-                // Guns attached to this unit, or the unit these guns are attached to (7.5).
-                let guns: Vec<(Entity, &Unit)> = units.iter().filter(|(_, u, _)| u.attached_to == Some(entity)).map(|(e, u, _)| (e, u)).collect();
-                if let Some(host) = unit.attached_to.and_then(|h| units.get(h).ok()) {
-                    ui.label(RichText::new("Attached to").weak());
-                    if ui.link(&host.1.name).clicked() {
-                        select = Some(Some(host.0));
-                    }
-                    ui.end_row();
-                } else if !matches!(unit.arm, Arm::Artillery { .. }) {
-                    ui.label(RichText::new("Attached artillery").weak());
-                    if guns.is_empty() {
-                        ui.label("None");
-                    } else {
-                        ui.vertical(|ui| {
-                            for (e, g) in &guns {
-                                if ui.link(format!("{} — {}", g.name, arm_name(g.arm).to_lowercase())).clicked() {
-                                    select = Some(Some(*e));
-                                }
-                            }
-                        });
-                    }
-                    ui.end_row();
+                for r in &rows {
+                    sheet_row(ui, r, &units, &mut select);
                 }
             });
 
@@ -280,7 +218,12 @@ fn sheet(
                 });
 
                 section(ui, &format!("{} (chit {})", b.name, b.chit));
-                let mut mates: Vec<(Entity, &Unit, bool)> = units.iter().filter(|(_, u, _)| u.brigade == unit.brigade).collect();
+                // Each mate's markers, as the engine's badges ("M": a Morale Marker).
+                let marks = |e: Entity| -> String {
+                    let badges = session.as_ref().and_then(|s| s.game_entity(e).map(|g| s.engine().badges(g))).unwrap_or_default();
+                    badges.iter().map(|b| format!(" · {}", b.text)).collect()
+                };
+                let mut mates: Vec<(Entity, &Unit)> = units.iter().filter(|(_, u)| u.brigade == unit.brigade).collect();
                 // In the scenario's order, as on the paper sheet.
                 let listed: Vec<&str> = battlefield
                     .as_ref()
@@ -288,10 +231,10 @@ fn sheet(
                     .and_then(|s| s.brigades.iter().find(|x| x.name == b.name))
                     .map(|x| x.units.iter().map(|u| u.name.as_str()).collect())
                     .unwrap_or_default();
-                mates.sort_by_key(|(e, u, _)| (listed.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
-                for (e, u, m) in mates {
+                mates.sort_by_key(|(e, u)| (listed.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
+                for (e, u) in mates {
                     ui.horizontal(|ui| {
-                        let text = format!("{} — {} figs, CV {}{}", u.name, u.figures, u.cv, if m { " · M" } else { "" });
+                        let text = format!("{} — {} figs, CV {}{}", u.name, u.figures, u.cv, marks(e));
                         if ui.selectable_label(e == entity, text).clicked() {
                             select = Some(Some(e));
                         }
@@ -314,8 +257,8 @@ fn sheet(
             view.pan_by_screen(delta);
         }
     }
-    for a in sent {
-        orders.write(Order(a));
+    if let Some(session) = &session {
+        orders.write_batch(sent.into_iter().filter_map(|a| order(session, a)));
     }
     for c in moves {
         move_commands.write(c);
@@ -347,15 +290,22 @@ mod tests {
         assert!(p.y >= 320.0 && p.x == 530.0, "{p:?}");
     }
 
-    // Issue 13, 13: dragoons are cavalry: the sheet's Type says so (1.2, 1.3).
+    // Issue 13, 13: dragoons are cavalry: the sheet's Type, the engine's (OTP 1.2, 1.3, 4.2),
+    // every row with its rule, the CV with 4.2.
     #[test]
-    fn the_type_line_names_the_arm() {
-        let s = crate::scenario::default_scenario();
-        let mut world = World::new();
-        crate::scenario::spawn::spawn_scenario(&mut world, &s, "teaching");
-        let types: Vec<(String, String)> = world.query::<&Unit>().iter(&world).map(|u| (u.name.clone(), type_line(u))).collect();
-        let of = |n: &str| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()).unwrap();
-        assert_eq!(of("British Legion Dragoons"), "Line dragoons (cavalry)");
-        assert_eq!(of("33rd Foot"), "Line infantry");
+    fn the_sheet_is_the_engines() {
+        use crate::rules::cite::RuleSetId;
+        let g = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let w = g.world();
+        let of = |n: &str| {
+            let e = w.try_query::<(Entity, &Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap();
+            g.sheet(e)
+        };
+        let dragoons = of("British Legion Dragoons");
+        assert_eq!(dragoons.iter().find(|r| r.label == "Type").map(|r| r.value.as_str()), Some("Line dragoons (cavalry)"));
+        let foot = of("33rd Foot");
+        assert!(foot.iter().all(|r| r.cite.is_some()), "{foot:?}");
+        let cv = foot.iter().find(|r| r.label == "CV").unwrap();
+        assert_eq!((cv.cite.as_deref(), cv.tone), (Some("OTP 4.2"), Some(Tone::Info)));
     }
 }

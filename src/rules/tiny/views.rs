@@ -117,14 +117,14 @@ impl Game {
     pub(super) fn movement_now(&self, e: Entity) -> Option<Movement> {
         let unit = self.unit(e)?;
         self.may_move(&unit.name).ok()?;
-        Some(Movement { allowance: Game::allowance(unit), spent: 0.0, kinds: vec![MoveKind { label: "move".into(), cite: cite("2"), verdict: Ok(()) }] })
+        Some(Movement { allowance: Game::allowance(unit), spent: 0.0, road: None, kinds: vec![MoveKind { label: "move".into(), cite: cite("2"), detail: String::new(), extra: 0.0, dice: None, verdict: Ok(()) }] })
     }
 
     pub(super) fn sheet_rows(&self, e: Entity) -> Vec<SheetRow> {
         let Some(unit) = self.unit(e) else { return Vec::new() };
         let marks = self.marks(e);
         let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
-        let row = |label: &str, value: String, rule: &str| SheetRow { label: label.into(), value, cite: Some(cite(rule)) };
+        let row = |label: &str, value: String, rule: &str| SheetRow { label: label.into(), value, cite: Some(cite(rule)), tone: None };
         vec![
             row("Side", self.side_name(unit.side).to_string(), "1"),
             row("Figures", format!("{} of {}", unit.figures, unit.initial_figures), "5"),

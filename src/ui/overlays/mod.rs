@@ -143,9 +143,9 @@ impl Snapshot {
 
 type BaseKey = (u64, Option<Entity>, Option<Entity>, Overlays);
 type SightKey = (u64, Entity, Entity, bool);
-/// (snapshot, unit, kind, points, the game's revision and special move for a game drag, the
+/// (snapshot, unit, kind, points, the game's revision and kind of move for a game drag, the
 /// steps built before it).
-type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>, Option<(u64, bool)>, String);
+type DragKey = (u64, Entity, Option<DragKind>, Vec<[u32; 2]>, Option<(u64, usize)>, String);
 /// (snapshot, unit, the game's revision, the steps built, a drag under way).
 type BuiltKey = (u64, Entity, u64, String, bool);
 
@@ -215,6 +215,13 @@ impl Teach<'_> {
         let playable = self.drag.playable.take();
         *self.drag = MoveDrag { unit: Some(e), kind: Some(kind), points: vec![at], active: true, pending: None, playable, released: false, steps };
         true
+    }
+
+    /// How far the app's `unit` can go in a move, as the game's engine says (`Engine::reach`);
+    /// nothing without a game.
+    fn reach(&self, unit: Option<Entity>) -> Option<AllowanceInfo> {
+        let session = self.session.as_ref()?;
+        movement::allowance(session.engine(), session.game_entity(unit?)?)
     }
 
     /// The cached plan of a move being built, if it is of these steps.
@@ -318,7 +325,7 @@ impl Teach<'_> {
                 if o.enfilade {
                     sc.extend(enfilade::scene(s, i));
                 }
-                if o.movement && let Some(info) = movement::allowance(s.unit(i)) {
+                if o.movement && let Some(info) = self.reach(selected) {
                     envelope = movement::envelope(s, i, &info);
                 }
                 if o.arcs {
@@ -332,7 +339,7 @@ impl Teach<'_> {
             let tags = Scene { tags: std::mem::take(&mut envelope.tags), ..Default::default() };
             self.cache.envelope = Some((key, envelope, tags));
         }
-        self.cache.allowance = self.snapshot.unit(selected).and_then(|i| movement::allowance(s.unit(i)).map(|a| (s.unit(i).name.clone(), a)));
+        self.cache.allowance = self.snapshot.unit(selected).and_then(|i| self.reach(selected).map(|a| (s.unit(i).name.clone(), a)));
         // Sight: the selected unit at the enemy under the pointer.
         let pair = match (o.sight, self.snapshot.unit(selected), self.snapshot.unit(hovered)) {
             (true, Some(f), Some(t)) if s.unit(f).side != s.unit(t).side => Some((f, t)),
@@ -376,7 +383,7 @@ impl Teach<'_> {
         }
         match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, allowance) {
             (Some(e), Some(i), true, Some(allowance)) => {
-                let judged = game.as_ref().map(|(p, session)| (session.revision, p.special));
+                let judged = game.as_ref().map(|(p, session)| (session.revision, p.kind));
                 let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(), judged, steps_key);
                 if self.cache.drag.as_ref().is_none_or(|(k, _)| *k != key) {
                     changed = true;
@@ -392,7 +399,7 @@ impl Teach<'_> {
                     };
                     let before = built.map_or(0.0, Built::spent);
                     self.cache.verdict = match (&game, &p) {
-                        (Some((playable, session)), Some(p)) => Some(super::orders::judge(&session.game, playable, &self.drag.steps, before, &p.step, &p.report)),
+                        (Some((playable, session)), Some(p)) => Some(super::orders::judge(session.engine(), playable, &self.drag.steps, before, &p.step, &p.report)),
                         _ => None,
                     };
                     let verdict = self.cache.verdict.as_ref();
@@ -695,7 +702,7 @@ mod tests {
         world.resource_mut::<Overlays>().movement = true;
         assert_eq!(press(&mut world), (true, false), "teaching: a ghost, no order");
         world.resource_mut::<Overlays>().movement = false;
-        world.resource_mut::<MoveDrag>().playable = Some(crate::ui::orders::Playable { unit: e, name: "33rd Foot".into(), allowance: crate::table::movement::Allowance::new(6.0), special: false, spent: 0.0, most: Some(6.0) });
+        world.resource_mut::<MoveDrag>().playable = Some(crate::ui::orders::Playable { unit: e, game_unit: e, name: "33rd Foot".into(), allowance: crate::table::movement::Allowance::new(6.0), kind: 0, kind_label: "move".into(), dice: None, spent: 0.0, most: Some(6.0) });
         assert_eq!(press(&mut world), (true, true), "in a game: let go, it is an order");
     }
 

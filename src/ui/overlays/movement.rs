@@ -6,14 +6,13 @@
 //! whether it is legal, what it costs and where it first meets disordering terrain (6.6); the
 //! window decides nothing.
 
+use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path};
-use crate::rules::otp::charts::Charts;
-use crate::rules::otp::engine::describe::formation as formation_words;
-use crate::rules::otp::charts::movement::ArmClass;
-use crate::scenario::model::{Arm, Formation};
+use crate::rules::engine::Engine;
+use crate::scenario::model::Formation;
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
 use crate::table::geom::{point_along, polyline_length, turn_about};
@@ -32,31 +31,12 @@ pub(crate) struct AllowanceInfo {
 }
 
 
-/// The allowance for the formation the unit is in at the start of the move (6.1), from the
-/// MOVEMENT chart in `rules::otp::charts`; a march column also gets the road allowance (5.1),
-/// which `plan_move` grants only if it stays on the road.
-pub(crate) fn allowance(u: &UnitInfo) -> Option<AllowanceInfo> {
-    let m = &Charts::embedded().movement;
-    let arm = ArmClass::from(u.arm);
-    let (inches, source) = match u.arm {
-        Arm::Artillery { galloper: true, .. } if u.formation == Formation::Unlimbered => (m.galloper().move_only, m.galloper().source.clone()),
-        _ => {
-            let e = m.allowance_entry(arm, u.unit_type, u.formation)?;
-            (e.inches, e.source.clone())
-        }
-    };
-    let road = u.in_column().then(|| inches + m.road_bonus());
-    let arm_word = match arm {
-        ArmClass::Infantry => "infantry",
-        ArmClass::Cavalry => "cavalry",
-        ArmClass::Artillery => "artillery",
-    };
-    Some(AllowanceInfo {
-        allowance: Allowance { full: inches, road },
-        what: format!("{arm_word} in {}: {inches}\"", formation_words(u.formation)),
-        reconstructed: source.is_reconstructed(),
-        source: source.cited(crate::rules::cite::RuleSetId::Otp),
-    })
+/// How far the unit can go in one move, as its engine's `reach` says (OTP: the MOVEMENT chart
+/// for the formation it is in, 6.1; a march column also gets the road allowance, 5.1, which
+/// `plan_move` grants only if it stays on the road). `unit` is the game's entity.
+pub(crate) fn allowance(engine: &dyn Engine, unit: Entity) -> Option<AllowanceInfo> {
+    let r = engine.reach(unit)?;
+    Some(AllowanceInfo { allowance: r.allowance, what: r.what, reconstructed: r.source.is_reconstructed(), source: r.source.cited(engine.rules()) })
 }
 
 /// What a drag does, decided by where it starts (and Shift).
@@ -568,7 +548,7 @@ pub(crate) fn built_scene(b: &Built, before: f32, most: Option<f32>, dragging: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::{Terrain, UnitType, Weapon};
+    use crate::scenario::model::{Arm, Terrain, UnitType, Weapon};
     use crate::ui::overlays::testing::{table, v};
 
     fn line() -> UnitInfo {
@@ -576,16 +556,33 @@ mod tests {
         UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0)
     }
 
+    /// A line's 6" move (OTP 6.1, the MOVEMENT chart), for the geometry's tests.
+    fn six() -> AllowanceInfo {
+        AllowanceInfo { allowance: Allowance::new(6.0), what: "infantry in line: 6\"".into(), source: "OTP 6.6".into(), reconstructed: false }
+    }
+
     #[test]
-    fn the_allowance_comes_from_the_movement_chart() {
-        // OTP 6.1 via the MOVEMENT chart: infantry line 6" (6.6), column 10" (reconstructed).
-        let a = allowance(&line()).unwrap();
+    fn the_allowance_comes_from_the_engine() {
+        // OTP 6.1 via the engine's MOVEMENT chart: infantry line 6" (6.6), column 10"
+        // (reconstructed), with the road bonus (5.1).
+        use crate::rules::cite::RuleSetId;
+        let mut scenario = crate::scenario::default_scenario();
+        let g = crate::rules::engine::open(RuleSetId::Otp, scenario.clone(), 1).unwrap();
+        let unit = |g: &dyn Engine, n: &str| {
+            let w = g.world();
+            w.try_query::<(Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap()
+        };
+        let a = allowance(g.as_ref(), unit(g.as_ref(), "33rd Foot")).unwrap();
         assert_eq!(a.allowance, Allowance { full: 6.0, road: None });
         assert!(a.what.contains("line: 6\""), "{}", a.what);
-        let col = UnitInfo::foot("Col", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
-        let a = allowance(&col).unwrap();
+        assert!(a.source.starts_with("OTP"), "{}", a.source);
+        let u = scenario.sides.iter_mut().flat_map(|s| s.brigades.iter_mut()).flat_map(|b| b.units.iter_mut()).find(|u| u.name == "33rd Foot").unwrap();
+        u.formation = Formation::Column;
+        let g = crate::rules::engine::open(RuleSetId::Otp, scenario, 1).unwrap();
+        let a = allowance(g.as_ref(), unit(g.as_ref(), "33rd Foot")).unwrap();
         assert_eq!(a.allowance.full, 10.0);
         assert!(a.allowance.road.unwrap() > 10.0 && a.reconstructed);
+        assert_eq!(a.allowance, g.reach(unit(g.as_ref(), "33rd Foot")).unwrap().allowance, "the engine's reach, as it gives it");
     }
 
     #[test]
@@ -620,7 +617,7 @@ mod tests {
         let Some(MoveStep::Stands(m)) = step(&u, DragKind::Stand(2), &[c, c + v(0.0, 2.0)]) else { panic!() };
         assert_eq!(m, vec![StandMove { stand: 2, to: c + v(0.0, 2.0), facing: 0.0 }]);
         let s = table(vec![u.clone()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 2.0)], a).unwrap();
         assert!(p.report.legal(), "{:?}", p.report.problem);
         assert_eq!(p.report.stands[3], u.stands[3].footprint, "the others stay");
@@ -634,7 +631,7 @@ mod tests {
     #[test]
     fn a_move_too_long_is_red_with_its_rule_and_shows_how_far_it_could_go() {
         let s = table(vec![line()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let grab = v(20.0, 9.6);
         let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 4.0)], a).unwrap();
         assert!(p.report.legal());
@@ -670,7 +667,7 @@ mod tests {
     #[test]
     fn a_built_move_shows_each_step_with_inches_used_and_left() {
         let s = table(vec![line()]);
-        let a = allowance(s.unit(0)).unwrap().allowance;
+        let a = six().allowance;
         let steps = vec![MoveStep::Wheel { pivot: End::Right, angle: 17.29 }, MoveStep::Forward(2.0)];
         let b = build(&s, 0, &steps, a);
         assert_eq!(b.after.len(), 2);
@@ -690,7 +687,7 @@ mod tests {
     #[test]
     fn the_envelope_fan_spans_45_degrees_each_side_out_to_the_allowance() {
         let s = table(vec![line()]);
-        let info = allowance(s.unit(0)).unwrap();
+        let info = six();
         let sc = envelope(&s, 0, &info);
         let Some(Prim::Fill { points, .. }) = sc.under.first() else { panic!() };
         let (fl, fr) = (v(16.0, 10.0), v(24.0, 10.0));

@@ -11,8 +11,7 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::rules::otp::engine::Game;
-use crate::scenario::spawn::side_colour;
+use crate::scenario::spawn::{Unit, side_colour};
 use crate::table::footprint::Footprint;
 use crate::ui::UiSet;
 use crate::ui::camera::View;
@@ -41,9 +40,10 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Trail>().add_systems(PostUpdate, record).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
 }
 
-/// Every unit's stands in the game, by name.
-fn stands(game: &Game) -> HashMap<String, Vec<Footprint>> {
-    game.units().map(|(_, u)| (u.name.clone(), u.stands.iter().filter_map(|&s| game.world().get::<Footprint>(s).copied()).collect())).collect()
+/// Every unit's side and stands in the game's world, by name.
+fn stands(world: &World) -> HashMap<String, (usize, Vec<Footprint>)> {
+    let Some(mut units) = world.try_query::<&Unit>() else { return HashMap::new() };
+    units.iter(world).map(|u| (u.name.clone(), (u.side, u.stands.iter().filter_map(|&s| world.get::<Footprint>(s).copied()).collect()))).collect()
 }
 
 /// After each change to the game: the units an applied action moved get a trail; any other
@@ -54,16 +54,17 @@ fn record(session: Option<Res<Session>>, mut applied: MessageReader<Applied>, mu
     if trail.revision == Some(session.revision) {
         return;
     }
-    let now = stands(&session.game);
+    let engine = session.engine();
+    let now_sides = stands(engine.world());
+    let now: HashMap<String, Vec<Footprint>> = now_sides.iter().map(|(n, (_, f))| (n.clone(), f.clone())).collect();
     if acted && trail.revision.is_some() {
-        let turn = session.game.turn();
-        let moved: Vec<(String, Move)> = now
+        let turn = engine.sequence().turn;
+        let moved: Vec<(String, Move)> = now_sides
             .iter()
-            .filter_map(|(name, to)| {
+            .filter_map(|(name, (side, to))| {
                 let from = trail.seen.get(name)?;
                 let shifted = from.len() != to.len() || from.iter().zip(to).any(|(a, b)| a.centre.distance(b.centre) > 0.01 || (a.facing - b.facing).abs() > 0.1);
-                let side = session.game.units().find(|(_, u)| &u.name == name).map_or(0, |(_, u)| u.side);
-                shifted.then(|| (name.clone(), Move { from: from.clone(), to: to.clone(), side, turn }))
+                shifted.then(|| (name.clone(), Move { from: from.clone(), to: to.clone(), side: *side, turn }))
             })
             .collect();
         trail.moves.extend(moved);
@@ -83,13 +84,15 @@ fn draw(mut contexts: EguiContexts, trail: Res<Trail>, settings: Res<Settings>, 
     }
     let ctx = contexts.ctx_mut()?;
     let painter = egui::Painter::new(ctx.clone(), egui::LayerId::background(), view.rect);
-    let sides = &session.game.scenario().sides;
+    let engine = session.engine();
+    let sides = &engine.scenario().sides;
+    let turn = engine.sequence().turn;
     let mut shapes = Vec::new();
     for m in trail.moves.values() {
         let rgb = sides.get(m.side).map_or([220, 220, 220], |s| side_colour(s, m.side));
         // Lifted toward white to show on the cloth; fainter for an earlier turn's move.
         let [r, g, b] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.35) as u8);
-        let now = m.turn == session.game.turn();
+        let now = m.turn == turn;
         let colour = egui::Color32::from_rgba_unmultiplied(r, g, b, if now { 255 } else { 120 });
         // A dark edge under each dash, so the trail reads on any terrain.
         let shadow = egui::Color32::from_rgba_unmultiplied(20, 16, 10, if now { 150 } else { 60 });
@@ -122,10 +125,9 @@ fn draw(mut contexts: EguiContexts, trail: Res<Trail>, settings: Res<Settings>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otp::charts::Charts;
-    use crate::rules::otp::engine::Action;
+    use crate::rules::action::Action;
     use crate::table::movement::MoveStep;
-    use crate::ui::session::{Order, SessionCommand};
+    use crate::ui::session::SessionCommand;
 
     fn app() -> App {
         let mut app = App::new();
@@ -137,16 +139,15 @@ mod tests {
             .init_resource::<Trail>()
             .add_systems(PostUpdate, record);
         app.update();
-        let mut s = app.world_mut().resource_mut::<Session>();
-        s.autosave = None;
-        let scenario = s.game.scenario().clone();
-        s.replace(Game::new(scenario, 4, Charts::embedded().clone()));
+        app.world_mut().resource_mut::<Session>().autosave = None;
         app.update();
         app
     }
 
+    /// Send an order in the common words, as the window does; true if carried out.
     fn order(app: &mut App, a: Action) -> bool {
-        app.world_mut().write_message(Order(a));
+        let o = crate::ui::orders::order(app.world().resource::<Session>(), a).expect("an order in the engine's words");
+        app.world_mut().write_message(o);
         app.update();
         app.world().resource::<Session>().last_refusal.is_none()
     }
@@ -155,16 +156,19 @@ mod tests {
     #[test]
     fn a_move_leaves_a_trail_and_undo_takes_it_back() {
         let mut app = app();
-        assert!(order(&mut app, Action::StartGame) && order(&mut app, Action::DrawChit));
+        // Start (4.2), then draw a chit (4.3).
+        assert!(order(&mut app, Action::Next) && order(&mut app, Action::Next));
         assert!(app.world().resource::<Trail>().moves.is_empty(), "nothing has moved");
+        // Units of the phasing brigade with no guns attached (7.5: they would move too).
         let names: Vec<String> = {
-            let g = &app.world().resource::<Session>().game;
-            let phasing = g.sequence().phasing;
-            g.units().filter(|(_, u)| g.world().get::<crate::scenario::spawn::Brigade>(u.brigade).is_some_and(|b| Some(b.chit) == phasing)).map(|(_, u)| u.name.clone()).collect()
+            let e = app.world().resource::<Session>().engine();
+            let acting: Vec<(Entity, &Unit)> = e.sequence().acting.iter().filter_map(|&u| e.world().get::<Unit>(u).map(|x| (u, x))).collect();
+            let hosts: Vec<Entity> = e.world().try_query::<&Unit>().unwrap().iter(e.world()).filter_map(|u| u.attached_to).collect();
+            acting.iter().filter(|(x, u)| u.attached_to.is_none() && !hosts.contains(x)).map(|(_, u)| u.name.clone()).collect()
         };
         let moved = names.into_iter().find(|n| order(&mut app, Action::Move { unit: n.clone(), steps: vec![MoveStep::Forward(1.0)] })).expect("some unit of the phasing brigade may step forward 1\"");
         let trail = app.world().resource::<Trail>();
-        assert_eq!(trail.moves.len(), 1, "only the unit that moved");
+        assert_eq!(trail.moves.len(), 1, "only the unit that moved: {:?}", trail.moves.keys().collect::<Vec<_>>());
         let m = &trail.moves[&moved];
         let walked = m.from[0].centre.distance(m.to[0].centre);
         assert!((walked - 1.0).abs() < 0.05, "from where it stood to where it is: {walked}");

@@ -23,7 +23,7 @@ use super::engine::report::refuse;
 use super::engine::{Action as OtpAction, Game, Phase};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, SequenceView, SheetRow, UnitStatus, UnitStep};
+use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, Reach, SequenceView, SheetRow, UnitPlan, UnitStatus, UnitStep};
 use crate::rules::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -167,6 +167,12 @@ impl Engine for Game {
     }
     fn enfilade_factors(&self, unit: Entity, ball: bool) -> Vec<Factor> {
         self.enfilade_factors_of(unit, ball)
+    }
+    fn unit_plan(&self, unit: Entity) -> Option<UnitPlan> {
+        self.unit_plan_now(unit)
+    }
+    fn reach(&self, unit: Entity) -> Option<Reach> {
+        self.reach_now(unit)
     }
     fn save_text(&self) -> String {
         self.to_save().to_ron()
