@@ -9,6 +9,7 @@ use otp::scenario::model::{Formation, Point, Table, Terrain, WoodsDensity};
 use otp::table::aspect::attack_zone;
 use otp::table::fire::{FireOptions, fire_geometry};
 use otp::table::footprint::Footprint;
+use otp::rules::otp::engine::move_rules::OTP;
 use otp::table::movement::{Allowance, End, MoveStep, plan_move};
 use otp::table::range::unit_distance;
 use otp::table::situation::{Situation, UnitInfo};
@@ -142,7 +143,7 @@ proptest! {
             2 => MoveStep::SideStep(amount * 4.0),
             _ => MoveStep::Wheel { pivot: if amount < 0.0 { End::Left } else { End::Right }, angle: amount * 60.0 },
         };
-        let report = plan_move(&s, 0, std::slice::from_ref(&step), Allowance::new(8.0));
+        let report = plan_move(&s, 0, std::slice::from_ref(&step), Allowance::new(8.0), &OTP);
         prop_assume!(report.legal());
         let start = s.unit(0).footprints();
         let others: Vec<Footprint> = s.units()[1..].iter().flat_map(|u| u.footprints()).collect();
@@ -181,7 +182,7 @@ proptest! {
         let u = unit("Mover", 0, (m.0, false, m.2, m.3, m.4));
         let s = situation(vec![u.clone()], Vec::new());
         let pivot = if left { End::Left } else { End::Right };
-        let report = plan_move(&s, 0, &[MoveStep::Wheel { pivot, angle }], Allowance::new(30.0));
+        let report = plan_move(&s, 0, &[MoveStep::Wheel { pivot, angle }], Allowance::new(30.0), &OTP);
         prop_assert!(report.legal(), "{report:?}");
         let (before, after) = if left {
             (u.stands[0].footprint.front_left(), report.stands[0].front_left())

@@ -440,7 +440,7 @@ fn refresh(t: &mut Targeting, session: &Session, units: &Query<(Entity, &Unit)>)
             let situation = crate::table::situation::Situation::from_world(session.game.world());
             let ghost = |t: &str| -> Vec<Footprint> {
                 match (situation.find(&u.name), situation.find(t)) {
-                    (Ok(a), Ok(b)) => crate::table::contact::charge_path(&situation, a, b).stands,
+                    (Ok(a), Ok(b)) => crate::table::contact::charge_path(&situation, a, b, &crate::rules::otp::engine::move_rules::OTP).stands,
                     _ => Vec::new(),
                 }
             };

@@ -13,6 +13,7 @@ use super::shapes::{arc_points, centre_of, fan, max_wheel, side_band, wheel_path
 use crate::rules::otp::charts::Charts;
 use crate::rules::otp::engine::describe::formation as formation_words;
 use crate::rules::otp::charts::movement::ArmClass;
+use crate::rules::otp::engine::move_rules::OTP;
 use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
@@ -290,13 +291,13 @@ pub(crate) struct Preview {
 pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2], allowance: Allowance) -> Option<Preview> {
     let u = s.unit(unit);
     let step = step(u, kind, points)?;
-    let report = plan_move(s, unit, std::slice::from_ref(&step), allowance);
+    let report = plan_move(s, unit, std::slice::from_ref(&step), allowance, &OTP);
     let mut reach = None;
     if !report.legal() {
         let (mut lo, mut hi) = (0.0f32, 1.0f32);
         for _ in 0..9 {
             let mid = (lo + hi) / 2.0;
-            let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance);
+            let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance, &OTP);
             if r.legal() {
                 lo = mid;
                 reach = Some(r);
@@ -497,7 +498,7 @@ pub(crate) fn build(s: &Situation, unit: usize, steps: &[MoveStep], allowance: A
     let mut formation = s.unit(unit).formation;
     let after = (1..=steps.len())
         .map(|k| {
-            let r = plan_move(s, unit, &steps[..k], allowance);
+            let r = plan_move(s, unit, &steps[..k], allowance, &OTP);
             formation = r.formation;
             (r.stands, r.spent)
         })

@@ -14,6 +14,7 @@ use super::Game;
 use crate::rules::otp::charts::{ArmClass, MoraleResult};
 use crate::scenario::model::{Formation, UnitType};
 use crate::table::geom::EPS;
+use super::move_rules::OTP;
 use crate::table::movement::{Allowance, MoveReport, MoveStep, plan_move};
 
 /// One part of an operation.
@@ -393,7 +394,7 @@ impl Game {
         let s = self.situation();
         let name = &self.unit(unit).name;
         let index = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
-        let plan = plan_move(&s, index, steps, allowance);
+        let plan = plan_move(&s, index, steps, allowance, &OTP);
         if let Some(p) = &plan.problem {
             return refuse(p.section, format!("{name}, step {}: {}", p.step + 1, p.reason));
         }
