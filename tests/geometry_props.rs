@@ -10,6 +10,7 @@ use otp::table::aspect::attack_zone;
 use otp::table::fire::{FireOptions, fire_geometry};
 use otp::table::footprint::Footprint;
 use otp::rules::otp::engine::move_rules::OTP;
+use otp::rules::otp::fire::range::FIRE;
 use otp::table::movement::{Allowance, End, MoveStep, plan_move};
 use otp::table::range::unit_distance;
 use otp::table::situation::{Situation, UnitInfo};
@@ -65,7 +66,7 @@ struct Answers {
 }
 
 fn answers(s: &Situation) -> Answers {
-    let g = fire_geometry(s, 0, 1, FireOptions::default());
+    let g = fire_geometry(s, 0, 1, FireOptions::new(&FIRE));
     let mut blocked_by = g.blocked_by();
     blocked_by.sort();
     Answers {
@@ -100,11 +101,11 @@ proptest! {
         let centre = firer.stands.iter().map(|s| s.footprint.front_centre()).sum::<Vec2>() / firer.stands.len() as f32;
         let forward = head.forward();
         let front = UnitInfo::foot("Ahead", 1, figures * 4, Formation::Line, centre + forward * d, head.facing + 180.0);
-        let g = fire_geometry(&situation(vec![firer.clone(), front], Vec::new()), 0, 1, FireOptions::default());
+        let g = fire_geometry(&situation(vec![firer.clone(), front], Vec::new()), 0, 1, FireOptions::new(&FIRE));
         prop_assert!(g.in_arc && g.in_range && g.bearing().count() > 0, "{g:?}");
         let rear = centre - forward * (head.depth + d);
         let behind = UnitInfo::foot("Behind", 1, figures * 4, Formation::Line, rear, head.facing);
-        let g = fire_geometry(&situation(vec![firer, behind], Vec::new()), 0, 1, FireOptions::default());
+        let g = fire_geometry(&situation(vec![firer, behind], Vec::new()), 0, 1, FireOptions::new(&FIRE));
         prop_assert!(!g.in_arc && g.bearing().count() == 0, "{g:?}");
     }
 

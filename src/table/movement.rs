@@ -1037,7 +1037,8 @@ mod tests {
     use super::*;
     use crate::rules::otp::engine::move_rules::{OTP, commander_ride_cost};
     use crate::scenario::model::{Arm, Construction, Ford, GunSize, ObstacleKind, Point, StreamKind, UnitType, WoodsDensity};
-    use crate::table::arc::{FireMode, fire_mode};
+    use crate::rules::otp::fire::range::fire_mode;
+    use crate::table::arc::FireMode;
     use crate::table::testing::{close, rect, table, v, with_terrain};
 
     /// 16 muskets in line: four 2" stands, front from (16, 10) to (24, 10), facing up the table.

@@ -903,7 +903,7 @@ mod tests {
         assert!(g.may_fire(g.unit_entity(firer).unwrap()));
         let table = FireTable::from_world(g.world());
         let s = &table.situation;
-        let matrix = eligibility(s, FireOptions::default());
+        let matrix = eligibility(s, FireOptions::new(&crate::rules::otp::fire::range::FIRE));
         let f = s.find(firer).unwrap();
         for t in &ok_targets {
             let ti = s.find(t).unwrap();

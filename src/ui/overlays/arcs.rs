@@ -7,9 +7,8 @@ use bevy_egui::egui::Color32;
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{fan, fan_band, fan_edge};
 use crate::scenario::model::Formation;
-use crate::table::arc::{Arc, FireMode, fire_mode};
-use crate::table::fire::canister_masked_by;
-use crate::table::range::{CLOSE_RANGE, artillery_bands, small_arms_range};
+use crate::rules::otp::fire::range::{CLOSE_RANGE, artillery_bands, canister_masked_by, fire_mode, small_arms_range};
+use crate::table::arc::{Arc, FireMode};
 use crate::table::situation::{Situation, UnitInfo};
 
 
@@ -127,7 +126,7 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool) -> Scene {
 mod tests {
     use super::*;
     use crate::scenario::model::{Arm, GunSize, UnitType, Weapon};
-    use crate::table::range::artillery_band;
+    use crate::rules::otp::fire::range::artillery_band;
     use crate::ui::overlays::testing::{table, v};
 
     #[test]
