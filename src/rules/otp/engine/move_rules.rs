@@ -9,6 +9,7 @@ use crate::scenario::model::{Arm, DisorderType, Formation, StreamKind, Terrain, 
 use crate::table::geom::{EPS, polygon_intervals, segment_crossing};
 use crate::table::movement::{Ask, FormationPrice, MoveCites, MoveRules, Refused, Share, TerrainEffect};
 use crate::table::situation::{Outline, Situation, UnitInfo};
+use crate::table::words;
 
 /// OTP's movement rules, for every call of `plan_move` and `charge_path`.
 pub static OTP: MoveRules = MoveRules {
@@ -78,8 +79,16 @@ fn share(unit: &UnitInfo, what: Share, full: f32) -> (f32, &'static str) {
     }
 }
 
+/// 5.0: a formation of another rule set (a wedge, a square...), which OTP does not know.
+pub fn unknown_formation(f: Formation) -> Option<Refused> {
+    (!Formation::OTP.contains(&f)).then(|| Refused::new("5.0", format!("On to Philadelphia has no {}: its formations are march column, line, skirmish line and loose order, and guns limbered or unlimbered", words::formation(f))))
+}
+
 /// 5.0, 5.3, 5.4: who may form what; 6.2 a change costs half the move, 5.4 loose order a quarter.
 fn form(unit: &UnitInfo, to: Formation) -> Result<FormationPrice, Refused> {
+    if let Some(r) = unknown_formation(to) {
+        return Err(r);
+    }
     let t = unit.unit_type;
     let allowed = match unit.arm {
         Arm::Artillery { .. } => matches!(to, Formation::Limbered | Formation::Unlimbered),
