@@ -25,7 +25,7 @@ pub const CONTACT_REACH: f32 = 0.1;
 /// A wall, fence or breastwork this close in front of a face (inches) is one the defender stands
 /// behind: the attacker stops against it, and stands on either side of it are in contact (6.9
 /// "close to contact units located at the edge of, or behind, cover"; the reach of
-/// `fire::cover::BEHIND_REACH`).
+/// `rules::otp::fire::cover::BEHIND_REACH`).
 pub const ACROSS_OBSTACLE: f32 = 1.0;
 
 /// Which face of the target the attacker's front is placed against.
