@@ -360,6 +360,23 @@ mod tests {
         assert!(g.in_range && g.in_arc);
     }
 
+    /// A rule set of its own: every unit fires 12", measured exactly, always from the unit's front.
+    static LONG: FireRules = FireRules { mode: |_| FireMode::Unit, reach: |_, extra| Some(12.0 + extra), measure: |d| d };
+
+    #[test]
+    fn the_rule_set_supplies_reach_measure_and_mode() {
+        // 8" straight ahead: beyond OTP's muskets (8.3: 6"), within this set's 12".
+        let s = table(vec![firer(), stand("Target", 20.0, 18.0)]);
+        assert!(!fire_geometry(&s, 0, 1, FireOptions::new(&FIRE)).in_range);
+        let g = fire_geometry(&s, 0, 1, FireOptions::new(&LONG));
+        assert!(g.in_range && g.figures_firing() > 0, "{g:?}");
+        // A march column fires in this set (OTP 8.13: it does not).
+        let col = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
+        let s = table(vec![col, stand("Target", 20.0, 13.0)]);
+        assert!(fire_geometry(&s, 0, 1, FireOptions::new(&FIRE)).bearing().next().is_none());
+        assert!(fire_geometry(&s, 0, 1, FireOptions::new(&LONG)).bearing().next().is_some());
+    }
+
     #[test]
     fn a_target_behind_is_out_of_arc() {
         // OTP 8.1: arcs are in front. 4.25" behind the rear edge is in range, but no stand bears.

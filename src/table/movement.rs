@@ -1036,6 +1036,7 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
 mod tests {
     use super::*;
     use crate::rules::otp::engine::move_rules::{OTP, commander_ride_cost};
+    // Most tests here are OTP's rules (6.x) through the table's geometry: they plan with OTP's MoveRules.
     use crate::scenario::model::{Arm, Construction, Ford, GunSize, ObstacleKind, Point, StreamKind, UnitType, WoodsDensity};
     use crate::rules::otp::fire::range::fire_mode;
     use crate::table::arc::FireMode;
@@ -1184,6 +1185,22 @@ mod tests {
         assert!(close(plan(&s, &[MoveStep::ChangeFormation(Formation::LooseOrder)], 6.0).spent, 1.5));
         // 5.3: line infantry cannot skirmish.
         assert_eq!(section(&plan(&table(vec![line()]), &[MoveStep::ChangeFormation(Formation::Skirmish)], 6.0)), "5.3");
+    }
+
+    #[test]
+    fn the_rule_set_supplies_the_numbers_and_citations() {
+        // The sweep is the table's; the limits, rates and rules are the rule set's. A set whose
+        // obliques go to 60°, whose side steps cost their length, citing its own rules "R1"...
+        let mine = MoveRules { oblique_max: 60.0, side_step_rate: 1.0, cite: MoveCites { allowance: "R1", manoeuvre: "R3", ..OTP.cite }, ..OTP };
+        let s = table(vec![line()]);
+        let oblique = [MoveStep::Oblique { angle: 50.0, distance: 2.0 }];
+        assert!(plan_move(&s, 0, &oblique, Allowance::new(6.0), &mine).legal());
+        // OTP 6.3: at most 45°.
+        assert_eq!(section(&plan(&s, &oblique, 6.0)), "6.3");
+        assert_eq!(plan_move(&s, 0, &[MoveStep::Oblique { angle: 70.0, distance: 2.0 }], Allowance::new(6.0), &mine).problem.map(|p| p.section), Some("R3"));
+        assert!(close(plan_move(&s, 0, &[MoveStep::SideStep(2.0)], Allowance::new(6.0), &mine).spent, 2.0));
+        assert!(close(plan(&s, &[MoveStep::SideStep(2.0)], 6.0).spent, 4.0), "OTP 6.3: half rate");
+        assert_eq!(plan_move(&s, 0, &[MoveStep::Forward(7.0)], Allowance::new(6.0), &mine).problem.map(|p| p.section), Some("R1"));
     }
 
     #[test]
