@@ -65,10 +65,10 @@ fn terrain() -> Vec<Terrain> {
 
 fn bench(c: &mut Criterion) {
     let s = Situation::new(Table { width: 144.0, depth: 96.0 }, terrain(), armies());
-    let matrix = eligibility(&s, FireOptions::default());
+    let matrix = eligibility(&s, FireOptions::new(&otp::rules::otp::fire::range::FIRE));
     let firing = matrix.iter().filter(|e| e.figures_firing > 0).count();
     println!("{} units, {} pairs in range, {firing} with figures able to fire", s.units().len(), matrix.len());
-    c.bench_function("eligibility matrix, 200 v 200 units, 12 terrain features", |b| b.iter(|| eligibility(black_box(&s), FireOptions::default())));
+    c.bench_function("eligibility matrix, 200 v 200 units, 12 terrain features", |b| b.iter(|| eligibility(black_box(&s), FireOptions::new(&otp::rules::otp::fire::range::FIRE))));
 }
 
 criterion_group!(benches, bench);

@@ -9,6 +9,8 @@ use otp::scenario::model::{Formation, Point, Table, Terrain, WoodsDensity};
 use otp::table::aspect::attack_zone;
 use otp::table::fire::{FireOptions, fire_geometry};
 use otp::table::footprint::Footprint;
+use otp::rules::otp::engine::move_rules::OTP;
+use otp::rules::otp::fire::range::FIRE;
 use otp::table::movement::{Allowance, End, MoveStep, plan_move};
 use otp::table::range::unit_distance;
 use otp::table::situation::{Situation, UnitInfo};
@@ -64,7 +66,7 @@ struct Answers {
 }
 
 fn answers(s: &Situation) -> Answers {
-    let g = fire_geometry(s, 0, 1, FireOptions::default());
+    let g = fire_geometry(s, 0, 1, FireOptions::new(&FIRE));
     let mut blocked_by = g.blocked_by();
     blocked_by.sort();
     Answers {
@@ -99,11 +101,11 @@ proptest! {
         let centre = firer.stands.iter().map(|s| s.footprint.front_centre()).sum::<Vec2>() / firer.stands.len() as f32;
         let forward = head.forward();
         let front = UnitInfo::foot("Ahead", 1, figures * 4, Formation::Line, centre + forward * d, head.facing + 180.0);
-        let g = fire_geometry(&situation(vec![firer.clone(), front], Vec::new()), 0, 1, FireOptions::default());
+        let g = fire_geometry(&situation(vec![firer.clone(), front], Vec::new()), 0, 1, FireOptions::new(&FIRE));
         prop_assert!(g.in_arc && g.in_range && g.bearing().count() > 0, "{g:?}");
         let rear = centre - forward * (head.depth + d);
         let behind = UnitInfo::foot("Behind", 1, figures * 4, Formation::Line, rear, head.facing);
-        let g = fire_geometry(&situation(vec![firer, behind], Vec::new()), 0, 1, FireOptions::default());
+        let g = fire_geometry(&situation(vec![firer, behind], Vec::new()), 0, 1, FireOptions::new(&FIRE));
         prop_assert!(!g.in_arc && g.bearing().count() == 0, "{g:?}");
     }
 
@@ -142,7 +144,7 @@ proptest! {
             2 => MoveStep::SideStep(amount * 4.0),
             _ => MoveStep::Wheel { pivot: if amount < 0.0 { End::Left } else { End::Right }, angle: amount * 60.0 },
         };
-        let report = plan_move(&s, 0, std::slice::from_ref(&step), Allowance::new(8.0));
+        let report = plan_move(&s, 0, std::slice::from_ref(&step), Allowance::new(8.0), &OTP);
         prop_assume!(report.legal());
         let start = s.unit(0).footprints();
         let others: Vec<Footprint> = s.units()[1..].iter().flat_map(|u| u.footprints()).collect();
@@ -181,7 +183,7 @@ proptest! {
         let u = unit("Mover", 0, (m.0, false, m.2, m.3, m.4));
         let s = situation(vec![u.clone()], Vec::new());
         let pivot = if left { End::Left } else { End::Right };
-        let report = plan_move(&s, 0, &[MoveStep::Wheel { pivot, angle }], Allowance::new(30.0));
+        let report = plan_move(&s, 0, &[MoveStep::Wheel { pivot, angle }], Allowance::new(30.0), &OTP);
         prop_assert!(report.legal(), "{report:?}");
         let (before, after) = if left {
             (u.stands[0].footprint.front_left(), report.stands[0].front_left())
@@ -192,3 +194,69 @@ proptest! {
     }
 }
 
+
+/// The extent of a set of stands across the unit's front (along `right`) and down its depth
+/// (along `forward`), from the front edge's centre `at`: (left, right, front, back) offsets.
+fn extent(stands: &[Footprint], at: Vec2, facing: f32) -> (f32, f32, f32, f32) {
+    let forward = otp::table::footprint::bearing_vector(facing);
+    let right = otp::table::footprint::bearing_vector(facing + 90.0);
+    let corners: Vec<Vec2> = stands.iter().flat_map(|f| f.corners()).collect();
+    let across = |p: &Vec2| (*p - at).dot(right);
+    let ahead = |p: &Vec2| (*p - at).dot(forward);
+    let fold = |f: &dyn Fn(&Vec2) -> f32| corners.iter().map(f).fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let ((l, r), (b, f)) = (fold(&across), fold(&ahead));
+    (l, r, f, b)
+}
+
+/// The other rule sets' formations, laid out by `basing::layout` for a unit of line infantry
+/// (four figures, 2" a stand, 3/4" deep) with `n` stands.
+fn laid_out(formation: Formation, n: u32, at: Vec2, facing: f32) -> Vec<Footprint> {
+    UnitInfo::foot("Unit", 0, n * 4, formation, at, facing).footprints()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn new_formations_never_overlap_and_keep_their_shape(
+        k in 0usize..7, n in 1u32..=12, x in 10.0f32..60.0, y in 10.0f32..40.0, facing in 0.0f32..360.0
+    ) {
+        use Formation::*;
+        let formation = [Wedge, ReinforcedLine, DoubleLine, ExtendedLine, AttackColumn, Square, Dismounted][k];
+        // A square mans its four faces.
+        let n = if formation == Square { n.max(4) } else { n };
+        let at = Vec2::new(x, y);
+        let stands = laid_out(formation, n, at, facing);
+        prop_assert_eq!(stands.len(), n as usize);
+        // Footprints never overlap (touching edges is not overlapping).
+        for (i, a) in stands.iter().enumerate() {
+            for b in &stands[i + 1..] {
+                prop_assert!(!a.overlaps(b, 0.01), "{formation:?} {n}: {a:?} overlaps {b:?}");
+            }
+        }
+        // Frontage and depth as each formation's layout states, from the centre of the front.
+        let (w, d) = (2.0_f32, 0.75_f32);
+        let ranks = otp::scenario::basing::ranks(formation, n as usize);
+        let (frontage, depth) = match formation {
+            Wedge | ReinforcedLine | DoubleLine | AttackColumn => (w * *ranks.iter().max().unwrap() as f32, d * ranks.len() as f32),
+            ExtendedLine | Dismounted => (w * n as f32 + 1.0 * (n as f32 - 1.0), d),
+            // Square: the widest face plus a stand's depth at each corner, each way.
+            _ => (w * n.div_ceil(4) as f32 + 2.0 * d, w * n.div_ceil(4) as f32 + 2.0 * d),
+        };
+        let (l, r, front, back) = extent(&stands, at, facing);
+        let tol = 1e-3;
+        prop_assert!(front.abs() < tol, "{formation:?} {n}: the front edge is at `at` ({front})");
+        prop_assert!((l + r).abs() < tol, "{formation:?} {n}: centred on `at` ({l}, {r})");
+        prop_assert!((r - l - frontage).abs() < tol, "{formation:?} {n}: frontage {} not {frontage}", r - l);
+        prop_assert!((front - back - depth).abs() < tol, "{formation:?} {n}: depth {} not {depth}", front - back);
+        // Turning the table turns the layout and changes nothing else.
+        let upright = laid_out(formation, n, Vec2::ZERO, 0.0);
+        for (a, b) in stands.iter().zip(&upright) {
+            let turned = at + Vec2::from_angle(-facing.to_radians()).rotate(b.centre);
+            prop_assert!((a.centre - turned).length() < tol, "{formation:?} {n}: {a:?} vs {b:?} turned {facing}");
+            let da = (a.facing - b.facing - facing).rem_euclid(360.0);
+            prop_assert!(da.min(360.0 - da) < 0.01);
+            prop_assert!(a.frontage == b.frontage && a.depth == b.depth);
+        }
+    }
+}

@@ -18,7 +18,8 @@ use super::action::Action;
 use super::cite::{Cite, RuleSetId, Source};
 use super::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
-use crate::table::movement::MoveStep;
+use crate::table::fire::FireRules;
+use crate::table::movement::{MoveRules, MoveStep};
 
 /// A game of one rule set.
 pub trait Engine: Send + Sync + 'static {
@@ -137,6 +138,22 @@ pub trait Engine: Send + Sync + 'static {
     fn reach(&self, unit: Entity) -> Option<Reach> {
         let _ = unit;
         None
+    }
+
+    // ---- the table's numbers (geometry in `table/` asks the rule set for these) ----
+    /// How the rule set moves units: costs, permissions and citations for `table::movement`.
+    fn move_rules(&self) -> &'static MoveRules;
+    /// How the rule set measures fire: arcs by formation, reach, rounding, for `table::fire`.
+    fn fire_rules(&self) -> &'static FireRules;
+    /// A close-range line the arc overlay draws inside a unit's arc, with its label and rule
+    /// (OTP 8.3: 2"); `None` when the rule set has none or the unit does not use it.
+    fn close_range(&self, _unit: Entity) -> Option<RangeBand> {
+        None
+    }
+    /// What the arc overlay should say about the unit's arc beyond its bands (a gun that may not
+    /// fire canister because friends are in its arc, OTP 8.4).
+    fn arc_notes(&self, _unit: Entity) -> Vec<String> {
+        Vec::new()
     }
 
     // ---- files and players ----

@@ -1,4 +1,6 @@
-//! Stands from the basing rules (OTP 1.1–1.3) and their layout by formation (5.1–5.4).
+//! Stands from the basing rules (OTP 1.1–1.3) and their layout by formation (OTP 5.1–5.4, and
+//! the other rule sets' wedge, reinforced, double and extended lines, attack column, square and
+//! dismounted line).
 
 use bevy::math::Vec2;
 
@@ -15,6 +17,8 @@ pub const SKIRMISH_GAP: (f32, f32) = (1.0, 3.0);
 pub const LOOSE_ORDER_GAP: (f32, f32) = (0.5, 1.0);
 pub const DEFAULT_SKIRMISH_GAP: f32 = 2.0;
 pub const DEFAULT_LOOSE_ORDER_GAP: f32 = 0.75;
+/// An extended (or dismounted) line's stands are 1" apart unless the unit says otherwise.
+pub const DEFAULT_EXTENDED_GAP: f32 = 1.0;
 /// No unit on any AWI field needs more; guards allocations against absurd files.
 pub const MAX_FIGURES: u32 = 120;
 pub const MAX_GUNS: u32 = 12;
@@ -140,8 +144,33 @@ pub fn formation_gap(unit: &Unit) -> f32 {
     match unit.formation {
         Formation::Skirmish => unit.gap.unwrap_or(DEFAULT_SKIRMISH_GAP),
         Formation::LooseOrder => unit.gap.unwrap_or(DEFAULT_LOOSE_ORDER_GAP),
+        Formation::ExtendedLine | Formation::Dismounted => unit.gap.unwrap_or(DEFAULT_EXTENDED_GAP),
         _ => 0.0,
     }
+}
+
+/// How many stands stand in each rank, front rank first, for the formations in ranks: a wedge
+/// 1, 2, 3...; a reinforced line two ahead for each one behind; a double line two ranks; an
+/// attack column two abreast.
+pub fn ranks(formation: Formation, n: usize) -> Vec<usize> {
+    let sizes: Box<dyn Iterator<Item = usize>> = match formation {
+        Formation::Wedge => Box::new(1..),
+        Formation::ReinforcedLine => Box::new([n - n / 3].into_iter().chain(std::iter::repeat(n))),
+        Formation::DoubleLine => Box::new([n.div_ceil(2)].into_iter().chain(std::iter::repeat(n))),
+        Formation::AttackColumn => Box::new(std::iter::repeat(2)),
+        _ => Box::new(std::iter::repeat(n)),
+    };
+    let mut left = n;
+    let mut out = Vec::new();
+    for k in sizes {
+        if left == 0 {
+            break;
+        }
+        let k = k.clamp(1, left);
+        out.push(k);
+        left -= k;
+    }
+    out
 }
 
 /// Lay a unit's stands out on the table by formation. `at` is the centre of the front edge.
@@ -161,8 +190,53 @@ pub fn layout(unit: &Unit, basing: &Basing) -> Result<Vec<(Footprint, u32)>, Bas
             .enumerate()
             .map(|(i, &f)| stand(at - forward * (depth * (i as f32 + 0.5)), f))
             .collect(),
-        // 5.2–5.4: abreast in one rank, with the formation's gap.
-        Formation::Line | Formation::Skirmish | Formation::LooseOrder => {
+        // Ranks one behind the other, each centred on the front, edges touching.
+        Formation::Wedge | Formation::ReinforcedLine | Formation::DoubleLine | Formation::AttackColumn => {
+            let mut out = Vec::with_capacity(figures.len());
+            let mut rest = figures.as_slice();
+            for (r, k) in ranks(unit.formation, figures.len()).into_iter().enumerate() {
+                let (rank, more) = rest.split_at(k);
+                rest = more;
+                let mut x = -rank.iter().map(|&f| stand_frontage(unit, f)).sum::<f32>() / 2.0;
+                for &f in rank {
+                    let w = stand_frontage(unit, f);
+                    out.push(stand(at + right * (x + w / 2.0) - forward * (depth * (r as f32 + 0.5)), f));
+                    x += w;
+                }
+            }
+            out
+        }
+        // Four faces, each facing out, inside a square whose side leaves room at the corners
+        // for the side faces' depth: front, right, rear, left, the front taking any extra stands.
+        Formation::Square => {
+            let n = figures.len();
+            let mut faces: Vec<&[u32]> = Vec::new();
+            let mut rest = figures.as_slice();
+            for k in 0..4 {
+                let (face, more) = rest.split_at(n / 4 + usize::from(k < n % 4));
+                faces.push(face);
+                rest = more;
+            }
+            let width = |face: &[u32]| face.iter().map(|&f| stand_frontage(unit, f)).sum::<f32>();
+            let side = faces.iter().map(|f| width(f)).fold(0.0, f32::max) + 2.0 * depth;
+            let centre = at - forward * (side / 2.0);
+            let mut out = Vec::with_capacity(n);
+            for (k, face) in faces.iter().enumerate() {
+                let facing = (unit.facing + 90.0 * k as f32).rem_euclid(360.0);
+                let (out_dir, along) = (bearing_vector(facing), bearing_vector(facing + 90.0));
+                let mut x = -width(face) / 2.0;
+                for &f in face.iter() {
+                    let w = stand_frontage(unit, f);
+                    let c = centre + out_dir * (side / 2.0 - depth / 2.0) + along * (x + w / 2.0);
+                    out.push((Footprint { centre: c, facing, frontage: w, depth }, f));
+                    x += w;
+                }
+            }
+            out
+        }
+        // 5.2–5.4: abreast in one rank, with the formation's gap (and the extended and
+        // dismounted lines, 1" apart).
+        Formation::Line | Formation::Skirmish | Formation::LooseOrder | Formation::ExtendedLine | Formation::Dismounted => {
             let gap = formation_gap(unit);
             let widths: Vec<f32> = figures.iter().map(|&f| stand_frontage(unit, f)).collect();
             let total = widths.iter().sum::<f32>() + gap * (widths.len() as f32 - 1.0);
@@ -290,6 +364,52 @@ mod tests {
         let s = layout(&u, &Basing::default()).unwrap();
         assert_eq!(s.iter().map(|x| x.0.frontage).collect::<Vec<_>>(), vec![2.0, 2.0]);
         assert!((s[0].0.front_right().distance(s[1].0.front_left()) - DEFAULT_LOOSE_ORDER_GAP).abs() < 1e-4);
+    }
+
+    /// The stands' centres relative to the front centre (20, 10), facing up the table.
+    fn offsets(formation: Formation, figures: u32) -> Vec<(f32, f32, f32)> {
+        let u = unit(UnitType::Line, Arm::Infantry, figures, formation);
+        layout(&u, &Basing::default()).unwrap().iter().map(|(f, _)| (f.centre.x - 20.0, f.centre.y - 10.0, f.facing)).collect()
+    }
+
+    fn near(a: &[(f32, f32, f32)], b: &[(f32, f32, f32)]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(p, q)| (p.0 - q.0).abs() < 1e-4 && (p.1 - q.1).abs() < 1e-4 && (p.2 - q.2).abs() < 1e-3)
+    }
+
+    #[test]
+    fn other_rule_sets_formations_in_ranks() {
+        // Wedge: one stand ahead, two behind; reinforced line: two ahead, one behind; double
+        // line: two ranks; attack column: two stands wide (2" stands, 3/4" deep).
+        let (h, d) = (0.375, 0.75);
+        assert!(near(&offsets(Formation::Wedge, 12), &[(0.0, -h, 0.0), (-1.0, -h - d, 0.0), (1.0, -h - d, 0.0)]));
+        assert!(near(&offsets(Formation::ReinforcedLine, 12), &[(-1.0, -h, 0.0), (1.0, -h, 0.0), (0.0, -h - d, 0.0)]));
+        assert!(near(&offsets(Formation::DoubleLine, 16), &[(-1.0, -h, 0.0), (1.0, -h, 0.0), (-1.0, -h - d, 0.0), (1.0, -h - d, 0.0)]));
+        let column = offsets(Formation::AttackColumn, 24);
+        assert_eq!(column.len(), 6);
+        assert!(near(&column[4..], &[(-1.0, -h - 2.0 * d, 0.0), (1.0, -h - 2.0 * d, 0.0)]), "{column:?}");
+    }
+
+    #[test]
+    fn extended_and_dismounted_lines_one_inch_apart() {
+        // One rank, stands 1" apart edge to edge unless the unit gives its gap.
+        for f in [Formation::ExtendedLine, Formation::Dismounted] {
+            assert!(near(&offsets(f, 12), &[(-3.0, -0.375, 0.0), (0.0, -0.375, 0.0), (3.0, -0.375, 0.0)]), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn square_faces_out_on_four_sides() {
+        // Eight stands, two to a face: front, right, rear, left, each facing out; the side is
+        // the widest face (4") and a stand's depth at each corner (5.5").
+        let s = offsets(Formation::Square, 32);
+        let facings: Vec<f32> = s.iter().map(|p| p.2).collect();
+        assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0, 180.0, 180.0, 270.0, 270.0]);
+        let centre = (0.0, -2.75);
+        for (x, y, facing) in s {
+            let out = crate::table::footprint::bearing_vector(facing);
+            let from_centre = Vec2::new(x - centre.0, y - centre.1);
+            assert!((from_centre.dot(out) - (2.75 - 0.375)).abs() < 1e-4, "each stand against its face, facing out");
+        }
     }
 
     #[test]

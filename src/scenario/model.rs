@@ -529,6 +529,45 @@ pub enum Formation {
     LooseOrder,
     Limbered,
     Unlimbered,
+    // Formations of the other rule sets (OTP knows none of them, 5.0), laid out by
+    // `basing::layout`.
+    /// One stand ahead, two behind it, three behind those...
+    Wedge,
+    /// Two thirds of the stands in a front rank, the rest centred behind it.
+    ReinforcedLine,
+    /// Two ranks, the front one the larger by at most a stand.
+    DoubleLine,
+    /// One rank, stands 1" apart (or the unit's gap).
+    ExtendedLine,
+    /// Two stands wide, rank behind rank.
+    AttackColumn,
+    /// Stands on four faces of a hollow square, each facing out: front, right, rear, left.
+    Square,
+    /// Troopers on foot: one rank, stands 1" apart (or the unit's gap).
+    Dismounted,
+}
+
+impl Formation {
+    /// On to Philadelphia's formations (5.0–5.4; guns limbered or unlimbered, 7.x). The others
+    /// belong to other rule sets, and OTP refuses them (5.0).
+    pub const OTP: [Formation; 6] = [Formation::Column, Formation::Line, Formation::Skirmish, Formation::LooseOrder, Formation::Limbered, Formation::Unlimbered];
+
+    /// Every formation, OTP's first.
+    pub const ALL: [Formation; 13] = [
+        Formation::Column,
+        Formation::Line,
+        Formation::Skirmish,
+        Formation::LooseOrder,
+        Formation::Limbered,
+        Formation::Unlimbered,
+        Formation::Wedge,
+        Formation::ReinforcedLine,
+        Formation::DoubleLine,
+        Formation::ExtendedLine,
+        Formation::AttackColumn,
+        Formation::Square,
+        Formation::Dismounted,
+    ];
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]

@@ -270,6 +270,9 @@ impl<'a> Check<'a> {
         let problems_before = self.problems.len();
         let is_artillery = matches!(u.arm, Arm::Artillery { .. });
         match (u.arm, u.formation) {
+            (_, f) if self.scenario.rules == RuleSetId::Otp && !Formation::OTP.contains(&f) => {
+                self.push(locus.clone().field("formation"), format!("On to Philadelphia has no {} formation (5.0)", crate::table::words::formation(f)))
+            }
             (Arm::Artillery { .. }, Formation::Limbered | Formation::Unlimbered) => {}
             (Arm::Artillery { .. }, f) => self.push(locus.clone().field("formation"), format!("artillery is Limbered or Unlimbered (5.0), not {f:?}")),
             (_, f @ (Formation::Limbered | Formation::Unlimbered)) => self.push(locus.clone().field("formation"), format!("only artillery can be {f:?} (5.0)")),

@@ -1,5 +1,6 @@
-//! Firing arcs (OTP 8.1): a formed unit fires out to 45° from each end of its front; a
-//! skirmish line (5.3) and a bent line (6.4) measure from each stand.
+//! Firing arcs: out to 45° from each end of a front (OTP 8.1), measured from the unit's front or
+//! from each stand as the rule set says by formation ([`FireMode`]; OTP's in
+//! `rules::otp::fire::range::fire_mode`).
 
 use bevy::math::Vec2;
 use serde::Serialize;
@@ -7,12 +8,11 @@ use serde::Serialize;
 use super::footprint::{Footprint, bearing_vector};
 use super::geom::{clip_half_plane, signed_area};
 use super::situation::UnitInfo;
-use crate::scenario::model::Formation;
 
 /// Less ground than this (square inches) inside an arc is a boundary touched, not a target seen.
 const AREA_EPS: f32 = 1e-5;
 
-/// How a unit's arc is measured.
+/// How a unit's arc is measured (the rule set decides which, by formation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum FireMode {
     /// One arc from the two ends of the unit's front (8.1).
@@ -21,15 +21,6 @@ pub enum FireMode {
     PerStand,
     /// Cannot fire: a march column, or limbered guns (8.13).
     None,
-}
-
-pub fn fire_mode(unit: &UnitInfo) -> FireMode {
-    match unit.formation {
-        Formation::Column | Formation::Limbered => FireMode::None,
-        Formation::Skirmish => FireMode::PerStand,
-        _ if unit.is_bent() => FireMode::PerStand,
-        _ => FireMode::Unit,
-    }
 }
 
 /// The ground in front of a front edge, out to 45° beyond each end: three half-planes.
@@ -72,9 +63,9 @@ impl Arc {
         Some(Arc::new(left, rightmost, head.facing))
     }
 
-    /// The arc a given stand fires through: its own, or its unit's.
-    pub fn for_stand(unit: &UnitInfo, stand: usize) -> Option<Arc> {
-        match fire_mode(unit) {
+    /// The arc a given stand fires through, by the unit's fire mode: its own, or its unit's.
+    pub fn for_stand(unit: &UnitInfo, mode: FireMode, stand: usize) -> Option<Arc> {
+        match mode {
             FireMode::PerStand => unit.stands.get(stand).map(|s| Arc::of_stand(&s.footprint)),
             _ => Arc::of_unit(unit),
         }

@@ -15,7 +15,7 @@ use super::arc::Arc;
 use super::aspect::{AttackZone, attack_zone};
 use super::footprint::{Footprint, vector_bearing};
 use super::geom::{Aabb, EPS, crosses_polyline, point_along, polyline_length};
-use super::movement::{self, Allowance, End, MoveProblem, MoveStep, TOUCH};
+use super::movement::{self, Allowance, End, MoveProblem, MoveRules, MoveStep, TOUCH};
 use super::situation::{Outline, Situation};
 use crate::scenario::model::{DisorderType, StreamKind, Terrain};
 
@@ -25,7 +25,7 @@ pub const CONTACT_REACH: f32 = 0.1;
 /// A wall, fence or breastwork this close in front of a face (inches) is one the defender stands
 /// behind: the attacker stops against it, and stands on either side of it are in contact (6.9
 /// "close to contact units located at the edge of, or behind, cover"; the reach of
-/// `fire::cover::BEHIND_REACH`).
+/// `rules::otp::fire::cover::BEHIND_REACH`).
 pub const ACROSS_OBSTACLE: f32 = 1.0;
 
 /// Which face of the target the attacker's front is placed against.
@@ -152,7 +152,7 @@ fn wrap(deg: f32) -> f32 {
 /// the final facing and advance, obliquely when it must (side-stepping only what an oblique
 /// cannot reach); or wheel on one end to aim, march straight, and wheel on the same end to face
 /// the target.
-fn steps_to(s: &Situation, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> Vec<MoveStep> {
+fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> Vec<MoveStep> {
     let u = s.unit(unit);
     if u.in_column() && u.stands.len() > 1 {
         let head = u.stands[0].footprint.front_centre();
@@ -164,7 +164,7 @@ fn steps_to(s: &Situation, unit: usize, contact: Vec2, normal: Vec2, facing: f32
     let column = u.in_column();
     let now = u.stands[0].footprint.facing;
     let mut direct = turn(now, facing);
-    direct.extend(advance(&pose(s, unit, &direct), column, contact));
+    direct.extend(advance(&pose(s, rules, unit, &direct), column, contact));
     let (p0, _) = front_of(&u.footprints(), column);
     let Some(arc) = Arc::of_unit(u) else { return direct };
     if p0.distance(contact) < 1.0 || u.stands.len() < 2 {
@@ -175,10 +175,10 @@ fn steps_to(s: &Situation, unit: usize, contact: Vec2, normal: Vec2, facing: f32
     // A + m + R(θ1 + θ2)(p0 - A), so m is what is left, and θ1 aims the march along it.
     let total = wrap(facing - now);
     let arrives = |steps: &[MoveStep]| {
-        let end = pose(s, unit, steps);
+        let end = pose(s, rules, unit, steps);
         front_of(&end, column).0.distance(contact) < 0.02 && wrap(end[0].facing - facing).abs() < 0.1
     };
-    let cost = |steps: &[MoveStep]| bare_plan(s, unit, steps).spent;
+    let cost = |steps: &[MoveStep]| bare_plan(s, rules, unit, steps).spent;
     let mut best = direct.clone();
     for (pivot, a) in [(End::Left, arc.front_left), (End::Right, arc.front_right)] {
         let m = contact - a - Vec2::from_angle(-total.to_radians()).rotate(p0 - a);
@@ -255,15 +255,15 @@ fn front_of(stands: &[Footprint], column: bool) -> (Vec2, f32) {
 
 /// Where `steps` put the unit's stands, as `plan_move` moves them, on a bare table: nothing in
 /// the way, so the answer is pure geometry.
-fn pose(s: &Situation, unit: usize, steps: &[MoveStep]) -> Vec<Footprint> {
-    bare_plan(s, unit, steps).stands
+fn pose(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> Vec<Footprint> {
+    bare_plan(s, rules, unit, steps).stands
 }
 
-fn bare_plan(s: &Situation, unit: usize, steps: &[MoveStep]) -> movement::MoveReport {
+fn bare_plan(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> movement::MoveReport {
     let mut alone = s.unit(unit).clone();
     alone.attached_to = None;
     let bare = Situation::new(s.table(), Vec::new(), vec![alone]);
-    movement::plan_move(&bare, 0, steps, Allowance::new(f32::MAX / 4.0))
+    movement::plan_move(&bare, 0, steps, Allowance::new(f32::MAX / 4.0), rules)
 }
 
 /// Edge-to-edge distance between a set of stands and a unit.
@@ -288,8 +288,8 @@ fn slopes(s: &Situation, start: &[Footprint], end: &[Footprint]) -> (bool, bool)
     (up, down)
 }
 
-/// 9.1, 9.7: the charge of `attacker` into contact with `target`.
-pub fn charge_path(s: &Situation, attacker: usize, target: usize) -> ChargePath {
+/// 9.1, 9.7: the charge of `attacker` into contact with `target`, moving by the rule set's `rules`.
+pub fn charge_path(s: &Situation, attacker: usize, target: usize, rules: &MoveRules) -> ChargePath {
     let zone = attack_zone(s, attacker, target);
     let a = s.unit(attacker);
     let start = a.footprints();
@@ -317,8 +317,8 @@ pub fn charge_path(s: &Situation, attacker: usize, target: usize) -> ChargePath 
     }
     let standoff = obstacle_standoff(s, &face, x - half, x + half).map_or(TOUCH / 2.0, |d| d + TOUCH / 2.0);
     let contact = face.a + along * x + face.normal * standoff;
-    let steps = steps_to(s, attacker, contact, face.normal, facing);
-    let bare = bare_plan(s, attacker, &steps);
+    let steps = steps_to(s, rules, attacker, contact, face.normal, facing);
+    let bare = bare_plan(s, rules, attacker, &steps);
     let stands = bare.stands.clone();
 
     // The same steps on the real table: 6.5, terrain and obstacles. A unit in the way is named
@@ -328,8 +328,8 @@ pub fn charge_path(s: &Situation, attacker: usize, target: usize) -> ChargePath 
     let mut interpenetrates = Vec::new();
     let report = loop {
         let me = keep.iter().position(|&i| i == attacker).expect("the attacker stays");
-        let report = movement::plan_move(&table, me, &steps, Allowance::new(f32::MAX / 4.0));
-        let blocker = report.problem.as_ref().filter(|p| p.section == "6.5").and_then(|p| {
+        let report = movement::plan_move(&table, me, &steps, Allowance::new(f32::MAX / 4.0), rules);
+        let blocker = report.problem.as_ref().filter(|p| p.section == rules.cite.interpenetrate).and_then(|p| {
             keep.iter().enumerate().filter(|&(_, &i)| i != attacker && p.reason.contains(&s.unit(i).name)).max_by_key(|&(_, &i)| s.unit(i).name.len()).map(|(k, _)| k)
         });
         match blocker {
@@ -409,8 +409,8 @@ fn scaled(s: &Situation, path: &ChargePath, k: f32) -> Vec<MoveStep> {
 
 /// The stands along the path where the gap to the target is `wanted` inches (bisection on how
 /// much of the path is taken; the gap shrinks as the attacker goes).
-fn stop_at_gap(s: &Situation, path: &ChargePath, wanted: f32) -> Vec<Footprint> {
-    let at = |k: f32| pose(s, path.attacker, &scaled(s, path, k));
+fn stop_at_gap(s: &Situation, rules: &MoveRules, path: &ChargePath, wanted: f32) -> Vec<Footprint> {
+    let at = |k: f32| pose(s, rules, path.attacker, &scaled(s, path, k));
     if wanted >= gap(s, &path.start, path.target) {
         return path.start.clone();
     }
@@ -424,15 +424,15 @@ fn stop_at_gap(s: &Situation, path: &ChargePath, wanted: f32) -> Vec<Footprint> 
 
 /// 9.2: the attacker's stands after closing `fraction` (0–1) of the distance to the target
 /// along the charge path ("close 1/2 the distance"): the edge-to-edge gap is cut by `fraction`.
-pub fn part_way(s: &Situation, path: &ChargePath, fraction: f32) -> Vec<Footprint> {
-    stop_at_gap(s, path, path.original_distance * (1.0 - fraction.clamp(0.0, 1.0)))
+pub fn part_way(s: &Situation, rules: &MoveRules, path: &ChargePath, fraction: f32) -> Vec<Footprint> {
+    stop_at_gap(s, rules, path, path.original_distance * (1.0 - fraction.clamp(0.0, 1.0)))
 }
 
 /// 9.3: the attacker's stands stopped `inches` short of contact along the charge path ("stop 2"
 /// from the defender, or the visibility distance in woods, whichever is less": the caller
 /// passes the lesser).
-pub fn short_of_contact(s: &Situation, path: &ChargePath, inches: f32) -> Vec<Footprint> {
-    stop_at_gap(s, path, inches.max(0.0))
+pub fn short_of_contact(s: &Situation, rules: &MoveRules, path: &ChargePath, inches: f32) -> Vec<Footprint> {
+    stop_at_gap(s, rules, path, inches.max(0.0))
 }
 
 /// Two stands in contact: within [`CONTACT_REACH`], or within [`ACROSS_OBSTACLE`] with a linear
@@ -478,6 +478,7 @@ pub fn stands_in_contact(s: &Situation, unit: usize, enemies: &[usize]) -> Vec<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::otp::engine::move_rules::OTP;
     use crate::scenario::model::{Arm, Ford, Formation, UnitType};
     use crate::table::situation::UnitInfo;
     use crate::table::testing::{rect, table, v, with_terrain};
@@ -496,7 +497,7 @@ mod tests {
         // OTP 9.7: the attacker is moved into contact with the target's front, facing it. Straight
         // ahead 10" (front y = 30 to y = 20): the move costs the 10" (less the hair it stops off).
         let s = table(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         assert_eq!((p.zone, p.face), (AttackZone::Front, Face::Front));
         assert!(near(p.original_distance, 10.0, 1e-3) && near(p.distance, 10.0, 0.01), "{p:?}");
         assert!(p.stands.iter().all(|f| near(f.facing, 180.0, 0.01) && near(f.front_centre().y, 20.0, 0.01)), "{:?}", p.stands);
@@ -512,13 +513,13 @@ mod tests {
         // east of the target, its stands' centres at y 17 and 19 < 20); it meets the flank end.
         let flank = UnitInfo::foot("A", 0, 8, Formation::Line, v(32.0, 18.0), 270.0);
         let s = table(vec![target(), flank]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         assert_eq!((p.zone, p.face), (AttackZone::Flank, Face::RightFlank));
         // Facing west, its front against the right end stand's side edge (x = 24).
         assert!(p.stands.iter().all(|f| near(f.facing, 270.0, 0.01) && near(f.front_centre().x, 24.0, 0.01)), "{:?}", p.stands);
         // OTP 9.1: directly behind: it meets the rear edge (y = 19.25), facing the target's way.
         let rear = UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 12.0), 0.0);
-        let p = charge_path(&table(vec![target(), rear]), 1, 0);
+        let p = charge_path(&table(vec![target(), rear]), 1, 0, &OTP);
         assert_eq!((p.zone, p.face), (AttackZone::Rear, Face::Rear));
         assert!(p.stands.iter().all(|f| near(f.facing, 0.0, 0.01) && near(f.front_centre().y, 19.25, 0.01)), "{:?}", p.stands);
     }
@@ -529,7 +530,7 @@ mod tests {
         // front of this line". Off to the east but in front of the line (centres at y 21, 23),
         // facing west: the charge wheels to face the front, and it is a front attack.
         let a = UnitInfo::foot("A", 0, 8, Formation::Line, v(30.0, 22.0), 270.0);
-        let p = charge_path(&table(vec![target(), a]), 1, 0);
+        let p = charge_path(&table(vec![target(), a]), 1, 0, &OTP);
         assert_eq!((p.zone, p.face), (AttackZone::Front, Face::Front));
         assert!(p.steps.iter().any(|st| matches!(st, MoveStep::Wheel { .. })), "{:?}", p.steps);
         assert!(p.stands.iter().all(|f| near(f.facing, 180.0, 0.01)), "{:?} {:?}", p.steps, p.stands);
@@ -541,7 +542,7 @@ mod tests {
         // obliquing 14.14" costs 34.14"; wheeling towards the target, marching and wheeling back
         // to face it costs less, and ends in the same place.
         let a = UnitInfo::foot("A", 0, 8, Formation::Line, v(40.0, 30.0), 180.0);
-        let p = charge_path(&table(vec![target(), a]), 1, 0);
+        let p = charge_path(&table(vec![target(), a]), 1, 0, &OTP);
         assert!(!p.steps.iter().any(|st| matches!(st, MoveStep::SideStep(_))), "{:?}", p.steps);
         assert!(p.distance < 34.0, "{}", p.distance);
         assert!(p.stands.iter().all(|f| near(f.facing, 180.0, 0.1) && near(f.front_centre().y, 20.0, 0.02)), "{:?}", p.stands);
@@ -554,7 +555,7 @@ mod tests {
         // meets the target's front, the other stands behind it.
         let c = UnitInfo::foot("C", 0, 12, Formation::Column, v(21.0, 30.0), 180.0);
         let s = table(vec![target(), c]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         assert!(matches!(p.steps[..], [MoveStep::Path(_)]), "{:?}", p.steps);
         let head = p.stands[0];
         assert!(near(head.front_centre().y, 20.0, 0.01) && near(head.front_centre().x, 21.0, 0.01), "{head:?}");
@@ -567,16 +568,16 @@ mod tests {
     fn part_way_and_short_of_contact() {
         // OTP 9.2: close 1/2 the distance (10" → 5" apart); 9.3: stop 2" off.
         let s = table(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         let gap = |stands: &[Footprint]| super::gap(&s, stands, 0);
-        assert!(near(gap(&part_way(&s, &p, 0.5)), 5.0, 0.01), "{}", gap(&part_way(&s, &p, 0.5)));
-        assert!(near(gap(&short_of_contact(&s, &p, 2.0)), 2.0, 0.01));
-        assert!(near(gap(&part_way(&s, &p, 0.0)), 10.0, 0.01));
+        assert!(near(gap(&part_way(&s, &OTP, &p, 0.5)), 5.0, 0.01), "{}", gap(&part_way(&s, &OTP, &p, 0.5)));
+        assert!(near(gap(&short_of_contact(&s, &OTP, &p, 2.0)), 2.0, 0.01));
+        assert!(near(gap(&part_way(&s, &OTP, &p, 0.0)), 10.0, 0.01));
         // The same for a column on its path.
         let c = UnitInfo::foot("C", 0, 12, Formation::Column, v(26.0, 30.0), 200.0);
         let s = table(vec![target(), c]);
-        let p = charge_path(&s, 1, 0);
-        assert!(near(super::gap(&s, &part_way(&s, &p, 0.5), 0), p.original_distance / 2.0, 0.02));
+        let p = charge_path(&s, 1, 0, &OTP);
+        assert!(near(super::gap(&s, &part_way(&s, &OTP, &p, 0.5), 0), p.original_distance / 2.0, 0.02));
     }
 
     #[test]
@@ -589,7 +590,7 @@ mod tests {
             UnitInfo::foot("Friend", 0, 8, Formation::Line, v(20.0, 34.0), 180.0),
             UnitInfo::foot("Other", 1, 8, Formation::Line, v(20.0, 27.0), 0.0),
         ];
-        let p = charge_path(&table(units), 1, 0);
+        let p = charge_path(&table(units), 1, 0, &OTP);
         assert_eq!(p.interpenetrates, vec!["Friend".to_string(), "Other".to_string()]);
         assert!(!p.clear());
     }
@@ -599,13 +600,13 @@ mod tests {
         // OTP 9.12: the defender is uphill when the attacker climbed a slope; the attacker
         // downhill when it came down one; a ford counts for the defender; 6.6 disordering terrain.
         let hill = Terrain::Hill { name: "Hill".into(), elevation: 1, outline: rect(0.0, 15.0, 72.0, 25.0), slope: None };
-        let up = charge_path(&with_terrain(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)], vec![hill.clone()]), 1, 0);
+        let up = charge_path(&with_terrain(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)], vec![hill.clone()]), 1, 0, &OTP);
         assert!(up.climbed_slope && !up.descended_slope && up.in_the_open, "a slight slope does not disorder");
         let low = UnitInfo::foot("Low", 1, 16, Formation::Line, v(20.0, 30.0), 180.0);
-        let down = charge_path(&with_terrain(vec![low, UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 20.0), 0.0)], vec![hill]), 1, 0);
+        let down = charge_path(&with_terrain(vec![low, UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 20.0), 0.0)], vec![hill]), 1, 0, &OTP);
         assert!(down.descended_slope && !down.climbed_slope);
         let creek = Terrain::Stream { name: "Creek".into(), kind: StreamKind::Large, path: vec![[0.0, 25.0], [72.0, 25.0]], width: 1.0, fords: vec![Ford { at: [20.0, 25.0], width: 10.0 }] };
-        let ford = charge_path(&with_terrain(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)], vec![creek]), 1, 0);
+        let ford = charge_path(&with_terrain(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)], vec![creek]), 1, 0, &OTP);
         assert!(ford.crossed_ford && !ford.in_the_open, "{ford:?}");
         assert_eq!(ford.disordering, vec![("Creek".to_string(), DisorderType::B)]);
     }
@@ -616,7 +617,7 @@ mod tests {
         // against the wall (0.5" in front), crosses nothing, and the two are in contact.
         let wall = Terrain::Obstacle { name: "Wall".into(), kind: crate::scenario::model::ObstacleKind::StoneWall, path: vec![[10.0, 20.5], [30.0, 20.5]], impassable_to_artillery: false };
         let s = with_terrain(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)], vec![wall]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         assert!(p.obstacles.is_empty() && near(p.stands[0].front_centre().y, 20.5, 0.02), "{p:?}");
         let moved = s.with_stands(1, &p.stands, Formation::Line);
         assert_eq!(units_in_contact(&moved, 1), vec![0]);
@@ -630,7 +631,7 @@ mod tests {
         let gun = UnitInfo::battery("Gun", 1, crate::scenario::model::GunSize::Light, 2, Formation::Unlimbered, v(20.0, 20.0), 0.0);
         let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, None, 8, Formation::Skirmish, v(20.0, 30.0), 180.0);
         let s = table(vec![gun, lights]);
-        let p = charge_path(&s, 1, 0);
+        let p = charge_path(&s, 1, 0, &OTP);
         let moved = s.with_stands(1, &p.stands, Formation::Skirmish);
         assert_eq!(stands_in_contact(&moved, 1, &[0]).len(), 1, "{:?}", p.stands);
     }

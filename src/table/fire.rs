@@ -1,25 +1,53 @@
-//! Who can fire at whom (OTP 8.1): per stand, range and arc and sight; the nearest-target
-//! preference and split fire; the eligibility matrix; the canister restriction (8.4).
+//! Who can fire at whom: per stand, range and arc and sight; the nearest-target preference and
+//! split fire (OTP 8.1); the eligibility matrix; friends in an arc within a reach (OTP 8.4's
+//! canister restriction). Who fires from where, how far and how distances are measured are the
+//! rule set's ([`FireRules`]).
 
 use serde::Serialize;
 
-use super::arc::{Arc, FireMode, fire_mode};
+use super::arc::{Arc, FireMode};
 use super::aspect::{enfilades, unit_enfilades};
-use super::geom::{EPS, convex_distance};
-use super::range::{artillery_bands, max_range, measured_inches, stand_to_unit, within_range};
+use super::geom::convex_distance;
+use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
-use super::situation::Situation;
+use super::situation::{Situation, UnitInfo};
+
+/// A rule set's fire geometry rules (OTP's: `rules::otp::fire::range::FIRE`).
+#[derive(Clone, Copy, Debug)]
+pub struct FireRules {
+    /// How a unit's arc is measured, by its formation (OTP 8.1).
+    pub mode: fn(&UnitInfo) -> FireMode,
+    /// The longest the unit fires, inches, with `extra` inches the rules engine granted; None
+    /// for a unit without a weapon (OTP 8.3, 8.4).
+    pub reach: fn(&UnitInfo, f32) -> Option<f32>,
+    /// A distance as the rules measure it (OTP 8.4: partial inches round up).
+    pub measure: fn(f32) -> f32,
+}
 
 /// What the rules engine has decided before the geometry is asked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct FireOptions {
-    /// 7.3 elevation bonus: inches added to artillery's long range (0 unless granted).
+    /// The rule set's fire rules.
+    #[serde(skip)]
+    pub rules: &'static FireRules,
+    /// OTP 7.3 elevation bonus: inches added to artillery's long range (0 unless granted).
     pub extra_range: f32,
-    /// 8.9 artillery firing ball fires over units on lower ground.
+    /// OTP 8.9 artillery firing ball fires over units on lower ground.
     pub ball: bool,
 }
 
+impl PartialEq for FireOptions {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.rules, other.rules) && self.extra_range == other.extra_range && self.ball == other.ball
+    }
+}
+
 impl FireOptions {
+    /// No extra range, small-arms or canister sight.
+    pub fn new(rules: &'static FireRules) -> Self {
+        FireOptions { rules, extra_range: 0.0, ball: false }
+    }
+
     fn sight(&self) -> SightOptions {
         SightOptions { ball: self.ball, ..SightOptions::default() }
     }
@@ -120,8 +148,9 @@ impl FireGeometry {
 /// traced and blockers named; without, only bearing stands look, and stop at the first clear line.
 pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool) -> FireGeometry {
     let (fu, tu) = (s.unit(firer), s.unit(target));
-    let mode = fire_mode(fu);
-    let max = max_range(fu, opts.extra_range).filter(|_| mode != FireMode::None);
+    let rules = opts.rules;
+    let mode = (rules.mode)(fu);
+    let max = (rules.reach)(fu, opts.extra_range).filter(|_| mode != FireMode::None);
     let unit_arc = Arc::of_unit(fu);
     let mut prepared = false;
     let mut stands = Vec::with_capacity(fu.stands.len());
@@ -130,7 +159,7 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
         let arc = if mode == FireMode::PerStand { Some(Arc::of_stand(&st.footprint)) } else { unit_arc };
         let (mut in_arc, mut bears) = (false, false);
         // A stand farther than its range from the whole target cannot bear on any part of it.
-        let may_bear = max.is_some_and(|m| measured_inches(range) as f32 <= m + EPS);
+        let may_bear = max.is_some_and(|m| within(rules, range, m));
         for ts in s.unit_stands(target) {
             let Some(arc) = arc else { break };
             if bears || (in_arc && !may_bear) {
@@ -141,7 +170,7 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
                 continue;
             }
             in_arc = true;
-            bears |= may_bear && max.is_some_and(|m| measured_inches(convex_distance(&st.corners, &sc.clip)) as f32 <= m + EPS);
+            bears |= may_bear && max.is_some_and(|m| within(rules, convex_distance(&st.corners, &sc.clip), m));
         }
         let sight = (report || bears).then(|| {
             if !prepared {
@@ -153,7 +182,7 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
         stands.push(StandFire { stand: i, figures: fu.stands[i].figures, range, in_arc, bears, sight, enfilade: enfilades(tu, st.footprint.centre) });
     }
     let range = stands.iter().map(|f| f.range).fold(f32::INFINITY, f32::min);
-    FireGeometry { firer, target, mode, range, in_range: within_range(fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
+    FireGeometry { firer, target, mode, range, in_range: within_range(rules, fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
 }
 
 /// Everything about one unit firing on another, every stand's sight traced and blockers named.
@@ -185,11 +214,11 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut sc = Scratch::default();
     let mut out = Vec::new();
     for (f, fu) in s.units().iter().enumerate() {
-        let Some(max) = max_range(fu, opts.extra_range).filter(|_| fire_mode(fu) != FireMode::None) else { continue };
+        let Some(max) = (opts.rules.reach)(fu, opts.extra_range).filter(|_| (opts.rules.mode)(fu) != FireMode::None) else { continue };
         let (_, cf, rf) = s.spans[f];
         for (t, tu) in s.units().iter().enumerate() {
             let (_, ct, rt) = s.spans[t];
-            // Rounding up (8.4) reaches up to an inch beyond the nominal range.
+            // Rounding up (OTP 8.4) reaches up to an inch beyond the nominal range.
             if tu.side == fu.side || cf.distance(ct) - rf - rt > max + 1.0 {
                 continue;
             }
@@ -272,13 +301,10 @@ pub fn split_fire(s: &Situation, firer: usize, opts: FireOptions) -> Vec<TargetC
     out
 }
 
-/// 8.4: canister only if no part of a friendly unit is within the gun's arc and short range.
-/// The friendly units that forbid it, nearest first (empty: canister is allowed, if the target
-/// is at short range).
-pub fn canister_masked_by(s: &Situation, gun: usize) -> Vec<String> {
-    let unit = s.unit(gun);
-    let (Some(size), Some(arc)) = (unit.gun(), Arc::of_unit(unit)) else { return Vec::new() };
-    let short = artillery_bands(size)[0];
+/// Friendly units with some part inside `arc` and within `reach` inches of `unit` (as the rules
+/// measure), nearest first: what masks a gun's canister (OTP 8.4).
+pub fn friends_in_arc_within(s: &Situation, unit: usize, arc: &Arc, rules: &FireRules, reach: f32) -> Vec<String> {
+    let (gun, unit) = (unit, s.unit(unit));
     let (mut clip, mut tmp) = (Vec::new(), Vec::new());
     let mut found: Vec<(f32, String)> = Vec::new();
     for (u, friend) in s.units().iter().enumerate() {
@@ -291,7 +317,7 @@ pub fn canister_masked_by(s: &Situation, gun: usize) -> Vec<String> {
                 continue;
             }
             let d = s.unit_stands(gun).iter().map(|g| convex_distance(&g.corners, &clip)).fold(f32::INFINITY, f32::min);
-            if measured_inches(d) <= short {
+            if within(rules, d, reach) {
                 found.push((d, friend.name.clone()));
             }
         }
@@ -302,6 +328,7 @@ pub fn canister_masked_by(s: &Situation, gun: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::otp::fire::range::{FIRE, canister_masked_by, fire_mode};
     use crate::scenario::model::{Arm, Formation, GunSize, UnitType, Weapon};
     use crate::table::situation::UnitInfo;
     use crate::table::testing::{table, v};
@@ -317,7 +344,7 @@ mod tests {
     }
 
     fn bearing(s: &Situation) -> Vec<usize> {
-        fire_geometry(s, 0, 1, FireOptions::default()).bearing().map(|f| f.stand).collect()
+        fire_geometry(s, 0, 1, FireOptions::new(&FIRE)).bearing().map(|f| f.stand).collect()
     }
 
     #[test]
@@ -327,17 +354,34 @@ mod tests {
         // rounding up), stand 3 at 6.40" (7") is out.
         let s = table(vec![firer(), stand("Target", 17.0, 15.0)]);
         assert_eq!(bearing(&s), vec![0, 1, 2]);
-        let g = fire_geometry(&s, 0, 1, FireOptions::default());
+        let g = fire_geometry(&s, 0, 1, FireOptions::new(&FIRE));
         assert!((g.stands[3].range - 41f32.sqrt()).abs() < 1e-3);
         assert_eq!(g.figures_firing(), 12);
         assert!(g.in_range && g.in_arc);
+    }
+
+    /// A rule set of its own: every unit fires 12", measured exactly, always from the unit's front.
+    static LONG: FireRules = FireRules { mode: |_| FireMode::Unit, reach: |_, extra| Some(12.0 + extra), measure: |d| d };
+
+    #[test]
+    fn the_rule_set_supplies_reach_measure_and_mode() {
+        // 8" straight ahead: beyond OTP's muskets (8.3: 6"), within this set's 12".
+        let s = table(vec![firer(), stand("Target", 20.0, 18.0)]);
+        assert!(!fire_geometry(&s, 0, 1, FireOptions::new(&FIRE)).in_range);
+        let g = fire_geometry(&s, 0, 1, FireOptions::new(&LONG));
+        assert!(g.in_range && g.figures_firing() > 0, "{g:?}");
+        // A march column fires in this set (OTP 8.13: it does not).
+        let col = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
+        let s = table(vec![col, stand("Target", 20.0, 13.0)]);
+        assert!(fire_geometry(&s, 0, 1, FireOptions::new(&FIRE)).bearing().next().is_none());
+        assert!(fire_geometry(&s, 0, 1, FireOptions::new(&LONG)).bearing().next().is_some());
     }
 
     #[test]
     fn a_target_behind_is_out_of_arc() {
         // OTP 8.1: arcs are in front. 4.25" behind the rear edge is in range, but no stand bears.
         let s = table(vec![firer(), UnitInfo::foot("Behind", 1, 4, Formation::Line, v(20.0, 5.0), 0.0)]);
-        let g = fire_geometry(&s, 0, 1, FireOptions::default());
+        let g = fire_geometry(&s, 0, 1, FireOptions::new(&FIRE));
         assert!(g.in_range && !g.in_arc);
         assert!(bearing(&s).is_empty());
     }
@@ -348,10 +392,10 @@ mod tests {
         // A stand whose rear corner reaches x + y = 26.375 is (just) in arc; 0.5" further left
         // (x + y <= 25.875) it is not, though it is still in range.
         let inside = table(vec![firer(), stand("Target", 11.0, 13.625)]);
-        let g = fire_geometry(&inside, 0, 1, FireOptions::default());
+        let g = fire_geometry(&inside, 0, 1, FireOptions::new(&FIRE));
         assert!(g.in_arc && g.stands[0].bears);
         let outside = table(vec![firer(), stand("Target", 10.5, 13.625)]);
-        let g = fire_geometry(&outside, 0, 1, FireOptions::default());
+        let g = fire_geometry(&outside, 0, 1, FireOptions::new(&FIRE));
         assert!(!g.in_arc && g.in_range, "{g:?}");
     }
 
@@ -384,9 +428,9 @@ mod tests {
         // OTP 8.13: units in column cannot fire; the geometry still says the target is ahead.
         let col = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
         let s = table(vec![col, stand("Target", 20.0, 13.0)]);
-        let g = fire_geometry(&s, 0, 1, FireOptions::default());
+        let g = fire_geometry(&s, 0, 1, FireOptions::new(&FIRE));
         assert!(g.in_arc && g.bearing().next().is_none());
-        assert!(eligibility(&s, FireOptions::default()).iter().all(|e| e.firer != 0), "only the target fires");
+        assert!(eligibility(&s, FireOptions::new(&FIRE)).iter().all(|e| e.firer != 0), "only the target fires");
     }
 
     #[test]
@@ -394,7 +438,7 @@ mod tests {
         // OTP 8.1: the closest target is preferred; stands that cannot fire on it may fire on
         // another. A (4.125" away) is in range of stands 0-2; B (5.04") only of stand 3.
         let s = table(vec![firer(), stand("A", 15.0, 14.125), stand("B", 27.0, 14.625)]);
-        let opts = FireOptions::default();
+        let opts = FireOptions::new(&FIRE);
         let list = targets(&s, 0, opts);
         assert_eq!(list.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["A", "B"]);
         assert_eq!(nearest_target(&s, 0, opts).unwrap().stands, vec![0, 1, 2]);
@@ -422,7 +466,7 @@ mod tests {
         // OTP 8.1: every unit against every enemy in range; the target faces the firer, so
         // both can fire (four stands against one).
         let s = table(vec![firer(), stand("Target", 20.0, 14.0)]);
-        let m = eligibility(&s, FireOptions::default());
+        let m = eligibility(&s, FireOptions::new(&FIRE));
         assert_eq!(m.len(), 2);
         assert_eq!((m[0].firer, m[0].figures_firing, m[0].enfilade), (0, 16, false));
         assert_eq!((m[1].firer, m[1].stands_firing), (1, 1));

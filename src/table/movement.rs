@@ -1,21 +1,147 @@
-//! Movement (OTP 6.x): whether a requested move is legal, what each part of it costs, and
-//! where it first meets disordering terrain. No dice: the disorder roll (6.6) and the
-//! movement chart (6.1) belong to the rules engine, which passes the allowance in.
+//! Movement: whether a requested move is legal, what each part of it costs, and where it
+//! first meets disordering terrain. No dice: a disorder roll and the movement chart belong to
+//! the rules engine, which passes the allowance in, and so do the rules: every cost,
+//! permission and citation comes from the rule set's [`MoveRules`]. The table supplies the
+//! geometry: sweeps, overlaps, wheels, obliques, bends, a column following its head.
 //!
 //! A move is a list of steps taken in order. Every step that moves stands is swept: the stands
 //! are sampled at least every 1/4" of travel of the fastest-moving corner, and the convex hull
-//! of each stand's consecutive positions must not overlap another unit's stand (6.5), so a
-//! stand cannot slip through a corner between two samples.
+//! of each stand's consecutive positions must not overlap another unit's stand, so a stand
+//! cannot slip through a corner between two samples.
 
 use bevy::math::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
-use super::geom::{Aabb, EPS, polygon_intervals, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
+use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
 use super::situation::{Feature, Outline, Situation, UnitInfo};
 use crate::picture::inside;
-use crate::scenario::model::{Arm, DisorderType, Formation, StreamKind, Terrain, UnitType};
+use crate::scenario::model::{DisorderType, Formation, Terrain};
+
+/// A rule set's refusal of a step: the rule and the reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    pub section: &'static str,
+    pub reason: String,
+}
+
+impl Refused {
+    pub fn new(section: &'static str, reason: impl Into<String>) -> Self {
+        Refused { section, reason: reason.into() }
+    }
+}
+
+/// The rules of the rule set that the table checks for it, by their citations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveCites {
+    /// The allowance, and a forward move (OTP 6.1).
+    pub allowance: &'static str,
+    /// Changes of formation: before movement, not to the one it is in (OTP 6.2).
+    pub formation: &'static str,
+    /// Obliques, side steps, wheels and about faces (OTP 6.3).
+    pub manoeuvre: &'static str,
+    /// Bending a line to conform to cover, and straightening it (OTP 6.4).
+    pub bend: &'static str,
+    /// Units may not interpenetrate (OTP 6.5).
+    pub interpenetrate: &'static str,
+    /// Doubling up a stand to open a gap (OTP 6.5).
+    pub double_up: &'static str,
+    /// A river crossed only at its fords (OTP 6.6).
+    pub ford: &'static str,
+    /// Linear obstacles (OTP 6.7).
+    pub obstacle: &'static str,
+    /// A march column following its head, and the road (OTP 5.1).
+    pub road: &'static str,
+    /// Skirmishers moving stand by stand and keeping one line (OTP 5.3).
+    pub skirmish: &'static str,
+    /// A skirmish line's stand-by-stand move, conforming at no extra cost (OTP 6.4).
+    pub stand_by_stand: &'static str,
+    /// The basing a new formation is laid out by (OTP 1.1).
+    pub basing: &'static str,
+}
+
+/// What a terrain feature does to a unit moving through it, by the rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerrainEffect {
+    None,
+    Disorder(DisorderType),
+    /// Crossing its outline (a hill slope) disorders; being on it does not.
+    Slope(DisorderType),
+    /// Not to be entered: the rule and why.
+    Forbidden(&'static str, &'static str),
+    /// A river: crossed only within a ford's width, which disorders.
+    Ford(DisorderType),
+}
+
+/// Parts of a move priced as a share of the full allowance, by the rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// About face in place (a column countermarches).
+    AboutFace,
+    /// Bend a wing of the line, or straighten it.
+    Bend,
+    /// Double up a stand, or restore it.
+    DoubleUp,
+}
+
+/// Steps a rule set may forbid a unit, before any geometry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// Move at all after changing formation this move.
+    MoveAfterFormationChange,
+    /// Wheel on an end.
+    Wheel,
+    /// Follow a path (its head leading).
+    Path,
+    /// Move its stands one by one.
+    StandByStand,
+    /// Bend a wing of the line.
+    Bend,
+    /// Earn the road allowance by staying on the road.
+    Road,
+}
+
+/// A change of formation the rule set allows: its price as a share of the full allowance, the
+/// rule, and the share in words ("1/2").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormationPrice {
+    pub share: f32,
+    pub section: &'static str,
+    pub words: &'static str,
+}
+
+/// A rule set's movement rules, which the table's sweep applies. Numbers are plain fields; who
+/// may do what and what terrain does to whom are functions of the unit, so a rule set fills one
+/// struct of data (OTP's is `rules::otp::engine::move_rules::OTP`).
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRules {
+    pub cite: MoveCites,
+    /// The farthest an oblique may turn off the facing (degrees).
+    pub oblique_max: f32,
+    /// Inches paid for each inch of side step.
+    pub side_step_rate: f32,
+    /// The farthest a bent wing may swing (degrees).
+    pub bend_max: f32,
+    /// A skirmish line's stands, edge to edge (inches): the least and the most.
+    pub skirmish_gap: (f32, f32),
+    /// Share of the allowance that must remain to double up.
+    pub double_up_needs: f32,
+    /// Why a move over the allowance earned no road allowance.
+    pub road_note: &'static str,
+    /// Whether the unit may take this kind of step.
+    pub may: fn(&UnitInfo, Ask) -> Result<(), Refused>,
+    /// What a part of a move costs the unit, given its full allowance: inches, and the item's words.
+    pub share: fn(&UnitInfo, Share, f32) -> (f32, &'static str),
+    /// Whether the unit may form `to`, and what it costs.
+    pub form: fn(&UnitInfo, Formation) -> Result<FormationPrice, Refused>,
+    /// What a terrain feature does to the unit.
+    pub terrain: fn(&Terrain, &UnitInfo) -> TerrainEffect,
+    /// Whether a terrain feature is a linear obstacle, paid for by the rank.
+    pub obstacle: fn(&Terrain) -> bool,
+    /// Inches a rank of the unit pays to cross a linear obstacle, or why it cannot.
+    pub crossing: fn(&Terrain, &UnitInfo) -> Result<f32, String>,
+}
 
 /// Stands may touch; they overlap when they share more than this depth (inches).
 pub const TOUCH: f32 = 0.01;
@@ -83,8 +209,8 @@ pub struct StandMove {
     pub facing: f32,
 }
 
-/// 5.3: stands of a skirmish line are 1" to 3" apart, edge to edge; this much slack (inches)
-/// absorbs rounding in a hand-placed stand.
+/// A skirmish line's stands keep the rule set's gap (OTP 5.3: 1" to 3"), edge to edge; this
+/// much slack (inches) absorbs rounding in a hand-placed stand.
 pub const SKIRMISH_SLACK: f32 = 0.05;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -222,18 +348,9 @@ impl Motion {
     }
 }
 
-/// What a feature does to a unit moving through it.
-enum Effect {
-    None,
-    Disorder(DisorderType),
-    /// Crossing its outline (a hill slope) disorders; being on it does not.
-    Slope(DisorderType),
-    Forbidden(&'static str, &'static str),
-    Ford(DisorderType),
-}
-
 struct Plan<'a> {
     s: &'a Situation,
+    rules: &'a MoveRules,
     unit: usize,
     info: UnitInfo,
     allowance: Allowance,
@@ -289,9 +406,10 @@ fn contact_point(outline: &Outline, f: &Footprint) -> Vec2 {
 }
 
 impl<'a> Plan<'a> {
-    fn new(s: &'a Situation, unit: usize, allowance: Allowance) -> Self {
+    fn new(s: &'a Situation, rules: &'a MoveRules, unit: usize, allowance: Allowance) -> Self {
         let mut plan = Plan {
             s,
+            rules,
             unit,
             info: s.unit(unit).clone(),
             allowance,
@@ -324,30 +442,16 @@ impl<'a> Plan<'a> {
         self.info.footprints()
     }
 
-    fn effect(&self, feature: usize) -> Effect {
-        let t = &self.s.terrain()[self.s.features[feature].index];
-        let infantry = matches!(self.info.arm, Arm::Infantry);
-        let skirmish = self.info.formation == Formation::Skirmish;
-        match t {
-            // 6.6: militia, lights and Indians on foot treat all woods as type A.
-            Terrain::Woods { .. } if infantry && matches!(self.info.unit_type, UnitType::Militia | UnitType::Light | UnitType::Indian) => Effect::Disorder(DisorderType::A),
-            Terrain::Hill { slope: Some(d), .. } => Effect::Slope(*d),
-            // 6.13: skirmishers move through towns and buildings as type D.
-            Terrain::Town { .. } | Terrain::Building { .. } if skirmish => Effect::Disorder(DisorderType::D),
-            Terrain::Town { .. } if self.info.in_column() => Effect::None,
-            Terrain::Town { .. } => Effect::Forbidden("6.13", "movement through towns is by march column only"),
-            Terrain::Building { .. } => Effect::Forbidden("6.13", "units enter a building only by deploying into it (a change of formation)"),
-            Terrain::Stream { kind: StreamKind::River, .. } => Effect::Ford(DisorderType::B),
-            _ => t.disorder().map_or(Effect::None, Effect::Disorder),
-        }
+    fn effect(&self, feature: usize) -> TerrainEffect {
+        (self.rules.terrain)(&self.s.terrain()[self.s.features[feature].index], &self.info)
     }
 
     /// The disordering type of a feature the stands are in (or, for a slope, across).
     fn disorder_at(&self, feature: usize, stands: &[Footprint]) -> Option<DisorderType> {
         let f = &self.s.features[feature];
         let (kind, slope) = match self.effect(feature) {
-            Effect::Disorder(d) | Effect::Ford(d) => (d, false),
-            Effect::Slope(d) => (d, true),
+            TerrainEffect::Disorder(d) | TerrainEffect::Ford(d) => (d, false),
+            TerrainEffect::Slope(d) => (d, true),
             _ => return None,
         };
         stands
@@ -391,7 +495,7 @@ impl<'a> Plan<'a> {
         for i in self.others_near(stands, 0.0) {
             let other = &self.s.stands[i];
             if stands.iter().any(|f| convex_overlap_depth(&f.corners(), &other.corners) > TOUCH) {
-                return Err(problem(step, "6.5", format!("the stands would overlap {} (units may not interpenetrate)", self.s.unit(other.unit).name)));
+                return Err(problem(step, self.rules.cite.interpenetrate, format!("the stands would overlap {} (units may not interpenetrate)", self.s.unit(other.unit).name)));
             }
         }
         Ok(())
@@ -432,7 +536,7 @@ impl<'a> Plan<'a> {
                 if let Some(i) = hit {
                     let who = &self.s.unit(self.s.stands[i].unit).name;
                     let mover = if j < own { format!("stand {j}") } else { "the attached gun (7.5)".to_string() };
-                    return Err(problem(step, "6.5", format!("{mover} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
+                    return Err(problem(step, self.rules.cite.interpenetrate, format!("{mover} would pass through {who} about {:.2}\" into this step (units may not interpenetrate)", cost * t)));
                 }
                 if j >= own {
                     // The gun's own terrain is the engine's concern (7.5: its formation's allowance).
@@ -454,17 +558,17 @@ impl<'a> Plan<'a> {
             }
             for &f in &features {
                 let feature = &self.s.features[f];
-                if let Effect::Forbidden(section, why) = self.effect(f)
+                if let TerrainEffect::Forbidden(section, why) = self.effect(f)
                     && !already_in.contains(&f)
                     && cur.iter().any(|st| touches(feature, &st.corners()))
                 {
                     return Err(problem(step, section, format!("{}: {why}", self.s.terrain()[feature.index].name())));
                 }
-                if let Effect::Ford(_) = self.effect(f)
+                if let TerrainEffect::Ford(_) = self.effect(f)
                     && !already_in.contains(&f)
                     && cur.iter().any(|st| touches(feature, &st.corners()) && self.off_ford(f, st))
                 {
-                    return Err(problem(step, "6.6", format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
+                    return Err(problem(step, self.rules.cite.ford, format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
                 }
                 if self.met.contains(&f) {
                     continue;
@@ -503,26 +607,22 @@ impl<'a> Plan<'a> {
         hi
     }
 
-    /// 6.7: walls, fences, breastworks and narrow streams.
+    /// A linear obstacle, by the rule set (OTP 6.7: walls, fences, breastworks and narrow streams).
     fn is_obstacle(&self, feature: usize) -> bool {
-        matches!(self.s.terrain()[self.s.features[feature].index], Terrain::Obstacle { .. } | Terrain::Stream { kind: StreamKind::Narrow, .. })
+        (self.rules.obstacle)(&self.s.terrain()[self.s.features[feature].index])
     }
 
-    /// 6.7: 1" a rank for infantry (and unlimbered guns), 2" for mounted cavalry and limbered
-    /// guns. A column crosses rank by rank (each stand that crossed); a line is one rank.
+    /// Linear obstacles are paid by the rank, at the rule set's price (OTP 6.7). A column
+    /// crosses rank by rank (each stand that crossed); a line is one rank.
     fn pay_obstacles(&mut self, step: usize, crossed: &[(usize, usize)]) -> Result<(), MoveProblem> {
         let mut seen: Vec<usize> = crossed.iter().map(|c| c.0).collect();
         seen.dedup();
         for f in seen {
             let t = &self.s.terrain()[self.s.features[f].index];
-            if let Terrain::Obstacle { impassable_to_artillery: true, .. } = t
-                && self.info.gun().is_some()
-            {
-                return Err(problem(step, "6.7", format!("artillery cannot cross {}", t.name())));
-            }
+            let cite = self.rules.cite.obstacle;
+            let per = (self.rules.crossing)(t, &self.info).map_err(|why| problem(step, cite, why))?;
             let ranks = if self.info.in_column() { crossed.iter().filter(|c| c.0 == f).count() } else { 1 };
-            let per = if self.info.mounted() { 2.0 } else { 1.0 };
-            self.spend(step, "6.7", format!("crossing {}: {ranks} rank(s) at {per}\" a rank", t.name()), ranks as f32 * per)?;
+            self.spend(step, cite, format!("crossing {}: {ranks} rank(s) at {per}\" a rank", t.name()), ranks as f32 * per)?;
         }
         Ok(())
     }
@@ -535,65 +635,75 @@ impl<'a> Plan<'a> {
         }
         let most = self.allowance.full.max(self.allowance.road.unwrap_or(0.0));
         if self.spent > most + EPS {
-            return Err(problem(step, "6.1", format!("the move needs {:.2}\" but the allowance is {:.2}\"", self.spent, most)));
+            return Err(problem(step, self.rules.cite.allowance, format!("the move needs {:.2}\" but the allowance is {:.2}\"", self.spent, most)));
         }
         Ok(())
     }
 
-    /// Checks that the unit may move now (6.2 militia, 6.5 double up) and marks it as moving.
+    /// The rule set's verdict on a kind of step, as a problem of this step.
+    fn may(&self, step: usize, ask: Ask) -> Result<(), MoveProblem> {
+        (self.rules.may)(&self.info, ask).map_err(|r| problem(step, r.section, r.reason))
+    }
+
+    /// A part of the move priced by the rule set from the full allowance, and its words.
+    fn share(&self, what: Share) -> (f32, &'static str) {
+        (self.rules.share)(&self.info, what, self.allowance.full)
+    }
+
+    /// Checks that the unit may move now (not doubled up, not barred after a change of
+    /// formation) and marks it as moving.
     fn may_move(&mut self, step: usize) -> Result<(), MoveProblem> {
         if self.doubled.is_some() {
-            return Err(problem(step, "6.5", "a unit cannot move while it has a stand doubled up"));
+            return Err(problem(step, self.rules.cite.double_up, "a unit cannot move while it has a stand doubled up"));
         }
-        if self.changed_formation && self.info.unit_type == UnitType::Militia {
-            return Err(problem(step, "6.2", "militia cannot move after changing formation"));
+        if self.changed_formation {
+            self.may(step, Ask::MoveAfterFormationChange)?;
         }
         self.moved = true;
         Ok(())
     }
 
     fn step(&mut self, i: usize, step: &MoveStep) -> Result<(), MoveProblem> {
-        let full = self.allowance.full;
+        let cite = self.rules.cite;
         match step {
-            MoveStep::Forward(d) | MoveStep::Oblique { distance: d, .. } if *d < 0.0 => Err(problem(i, "6.1", "a move forward cannot be negative (about face first)")),
+            MoveStep::Forward(d) | MoveStep::Oblique { distance: d, .. } if *d < 0.0 => Err(problem(i, cite.allowance, "a move forward cannot be negative (about face first)")),
             MoveStep::Forward(d) => {
                 self.may_move(i)?;
                 let fwd = self.info.stands[0].footprint.forward();
-                self.items.push(MoveItem { step: i, section: "6.1", what: format!("forward {d:.2}\""), inches: *d });
+                self.items.push(MoveItem { step: i, section: cite.allowance, what: format!("forward {d:.2}\""), inches: *d });
                 self.sweep(i, Motion::Shift(fwd * *d), *d)
             }
             MoveStep::Oblique { angle, distance } => {
-                if angle.abs() > 45.0 + EPS {
-                    return Err(problem(i, "6.3", format!("an oblique move is at most 45° off the facing, not {angle:.1}°")));
+                if angle.abs() > self.rules.oblique_max + EPS {
+                    return Err(problem(i, cite.manoeuvre, format!("an oblique move is at most {}° off the facing, not {angle:.1}°", self.rules.oblique_max)));
                 }
                 self.may_move(i)?;
                 let dir = super::footprint::bearing_vector(self.info.stands[0].footprint.facing + angle);
-                self.items.push(MoveItem { step: i, section: "6.3", what: format!("oblique {angle:.1}° for {distance:.2}\""), inches: *distance });
+                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("oblique {angle:.1}° for {distance:.2}\""), inches: *distance });
                 self.sweep(i, Motion::Shift(dir * *distance), *distance)
             }
             MoveStep::SideStep(d) => {
                 self.may_move(i)?;
                 let right = self.info.stands[0].footprint.right();
-                self.items.push(MoveItem { step: i, section: "6.3", what: format!("side step {:.2}\" at half rate", d.abs()), inches: 2.0 * d.abs() });
-                self.sweep(i, Motion::Shift(right * *d), 2.0 * d.abs())
+                let cost = self.rules.side_step_rate * d.abs();
+                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("side step {:.2}\" at half rate", d.abs()), inches: cost });
+                self.sweep(i, Motion::Shift(right * *d), cost)
             }
             MoveStep::Wheel { pivot, angle } => {
-                if self.info.in_column() && self.info.stands.len() > 1 {
-                    return Err(problem(i, "6.3", "a march column changes direction by following its head (a path), not by wheeling"));
-                }
+                self.may(i, Ask::Wheel)?;
                 self.may_move(i)?;
-                let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, "6.3", "no stands"))?;
+                let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, cite.manoeuvre, "no stands"))?;
                 let (fixed, swinging) = match pivot {
                     End::Left => (arc.front_left, arc.front_right),
                     End::Right => (arc.front_right, arc.front_left),
                 };
                 let cost = angle.to_radians().abs() * fixed.distance(swinging);
-                self.items.push(MoveItem { step: i, section: "6.3", what: format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase(), inches: cost });
+                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase(), inches: cost });
                 self.sweep(i, Motion::Turn { pivot: fixed, degrees: *angle }, cost)
             }
             MoveStep::AboutFace => {
                 self.may_move(i)?;
-                let cost = if self.info.in_column() { full / 4.0 } else { 0.0 };
+                let (cost, what) = self.share(Share::AboutFace);
                 let mut stands = self.info.stands.clone();
                 stands.iter_mut().for_each(|s| s.footprint.facing = (s.footprint.facing + 180.0).rem_euclid(360.0));
                 if self.info.in_column() {
@@ -601,17 +711,14 @@ impl<'a> Plan<'a> {
                 }
                 self.info.stands = stands;
                 self.check_place(i, &self.stands())?;
-                let what = if cost > 0.0 { "about face (column countermarch, 1/4 move)" } else { "about face (free in line)" };
-                self.spend(i, "6.3", what.into(), cost)
+                self.spend(i, cite.manoeuvre, what.into(), cost)
             }
             MoveStep::Path(points) => {
-                if !self.info.in_column() {
-                    return Err(problem(i, "5.1", "only a march column follows a path; a line moves forward, obliques or wheels"));
-                }
+                self.may(i, Ask::Path)?;
                 self.may_move(i)?;
                 let motion = self.follow(points);
                 let Motion::Follow { length, .. } = motion else { unreachable!() };
-                self.items.push(MoveItem { step: i, section: "5.1", what: format!("column follows its head {length:.2}\""), inches: length });
+                self.items.push(MoveItem { step: i, section: cite.road, what: format!("column follows its head {length:.2}\""), inches: length });
                 self.sweep(i, motion, length)
             }
             MoveStep::ChangeFormation(to) => self.change_formation(i, *to),
@@ -619,11 +726,11 @@ impl<'a> Plan<'a> {
             MoveStep::Straighten => self.straighten(i),
             MoveStep::DoubleUp { stand, behind } => self.double_up(i, *stand, *behind),
             MoveStep::Undouble => {
-                let Some((stand, home)) = self.doubled.take() else { return Err(problem(i, "6.5", "no stand is doubled up")) };
-                let cost = if self.info.unit_type == UnitType::Militia { full } else { full / 4.0 };
+                let Some((stand, home)) = self.doubled.take() else { return Err(problem(i, cite.double_up, "no stand is doubled up")) };
+                let (cost, _) = self.share(Share::DoubleUp);
                 self.info.stands[stand].footprint = home;
                 self.check_place(i, &self.stands())?;
-                self.spend(i, "6.5", format!("stand {stand} back in its place"), cost)
+                self.spend(i, cite.double_up, format!("stand {stand} back in its place"), cost)
             }
             MoveStep::Stands(moves) => self.stands_apart(i, moves),
         }
@@ -634,15 +741,14 @@ impl<'a> Plan<'a> {
     /// step costs the longest, each stand moving up to the allowance, and conforming to cover
     /// costs nothing more (6.4). Afterwards the stands must still be one skirmish line.
     fn stands_apart(&mut self, i: usize, moves: &[StandMove]) -> Result<(), MoveProblem> {
-        if self.info.formation != Formation::Skirmish {
-            return Err(problem(i, "5.3", format!("only a unit in skirmish line moves its stands one by one; this one is in {:?}", self.info.formation)));
-        }
+        self.may(i, Ask::StandByStand)?;
+        let skirmish = self.rules.cite.skirmish;
         let n = self.info.stands.len();
         if let Some(m) = moves.iter().find(|m| m.stand >= n) {
-            return Err(problem(i, "5.3", format!("the unit has no stand {} (it has {n})", m.stand)));
+            return Err(problem(i, skirmish, format!("the unit has no stand {} (it has {n})", m.stand)));
         }
         if let Some(m) = moves.iter().enumerate().find(|(k, m)| moves[..*k].iter().any(|o| o.stand == m.stand)).map(|(_, m)| m) {
-            return Err(problem(i, "5.3", format!("stand {} is moved twice in one step", m.stand)));
+            return Err(problem(i, skirmish, format!("stand {} is moved twice in one step", m.stand)));
         }
         self.may_move(i)?;
         let (before, items) = (self.spent, self.items.len());
@@ -662,23 +768,25 @@ impl<'a> Plan<'a> {
         let each: Vec<String> = paid.iter().map(|(k, c)| format!("stand {k} {c:.2}\"")).collect();
         let crossing = if extras.is_empty() { String::new() } else { format!("; {}", extras.join("; ")) };
         self.spent = before;
-        self.spend(i, "6.4", format!("skirmishers move stand by stand ({}{crossing}): the longest counts", each.join(", ")), longest)
+        self.spend(i, self.rules.cite.stand_by_stand, format!("skirmishers move stand by stand ({}{crossing}): the longest counts", each.join(", ")), longest)
     }
 
-    /// 5.3: one rank, each stand 1" to 3" from the next (by index, left to right), none overlapping.
+    /// One rank, each stand the rule set's gap from the next (by index, left to right), none
+    /// overlapping (OTP 5.3: 1" to 3").
     fn check_skirmish_line(&self, i: usize) -> Result<(), MoveProblem> {
         let f = self.stands();
+        let ((least, most), cite) = (self.rules.skirmish_gap, self.rules.cite.skirmish);
         for a in 0..f.len() {
             for b in a + 1..f.len() {
                 if convex_overlap_depth(&f[a].corners(), &f[b].corners()) > TOUCH {
-                    return Err(problem(i, "5.3", format!("stands {a} and {b} would overlap: a skirmish line keeps its stands 1\" to 3\" apart")));
+                    return Err(problem(i, cite, format!("stands {a} and {b} would overlap: a skirmish line keeps its stands {least}\" to {most}\" apart")));
                 }
             }
         }
         for (k, w) in f.windows(2).enumerate() {
             let gap = w[0].distance(&w[1]);
-            if !(1.0 - SKIRMISH_SLACK..=3.0 + SKIRMISH_SLACK).contains(&gap) {
-                return Err(problem(i, "5.3", format!("stands {k} and {} would be {gap:.2}\" apart: a skirmish line keeps them 1\" to 3\" apart", k + 1)));
+            if !(least - SKIRMISH_SLACK..=most + SKIRMISH_SLACK).contains(&gap) {
+                return Err(problem(i, cite, format!("stands {k} and {} would be {gap:.2}\" apart: a skirmish line keeps them {least}\" to {most}\" apart", k + 1)));
             }
         }
         Ok(())
@@ -709,57 +817,37 @@ impl<'a> Plan<'a> {
     }
 
     fn change_formation(&mut self, i: usize, to: Formation) -> Result<(), MoveProblem> {
-        let from = self.info.formation;
+        let (from, cite) = (self.info.formation, self.rules.cite);
         if to == from {
-            return Err(problem(i, "6.2", format!("the unit is already in {to:?}")));
+            return Err(problem(i, cite.formation, format!("the unit is already in {to:?}")));
         }
         if self.moved {
-            return Err(problem(i, "6.2", "changes of formation occur before movement"));
+            return Err(problem(i, cite.formation, "changes of formation occur before movement"));
         }
         if self.doubled.is_some() {
-            return Err(problem(i, "6.5", "restore the doubled-up stand first"));
+            return Err(problem(i, cite.double_up, "restore the doubled-up stand first"));
         }
         if self.info.is_bent() {
-            return Err(problem(i, "6.4", "straighten the bent line first"));
+            return Err(problem(i, cite.bend, "straighten the bent line first"));
         }
-        let t = self.info.unit_type;
-        let allowed = match self.info.arm {
-            Arm::Artillery { .. } => matches!(to, Formation::Limbered | Formation::Unlimbered),
-            Arm::Cavalry => matches!(to, Formation::Column | Formation::Line),
-            Arm::Infantry => match to {
-                Formation::Column | Formation::Line => true,
-                Formation::Skirmish => matches!(t, UnitType::Light | UnitType::Indian) || (t == UnitType::Militia && self.info.can_skirmish),
-                Formation::LooseOrder => matches!(t, UnitType::Militia | UnitType::Indian),
-                _ => false,
-            },
-        };
-        if !allowed {
-            let section = match to {
-                Formation::Skirmish => "5.3",
-                Formation::LooseOrder => "5.4",
-                _ => "5.0",
-            };
-            return Err(problem(i, section, format!("{:?} {:?} cannot form {to:?}", t, self.info.arm).to_lowercase()));
-        }
+        let price = (self.rules.form)(&self.info, to).map_err(|r| problem(i, r.section, r.reason))?;
         // The new formation stands on the centre of the old front, facing the same way.
-        let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, "6.2", "no stands"))?;
+        let arc = Arc::of_unit(&self.info).ok_or_else(|| problem(i, cite.formation, "no stands"))?;
         let at = (arc.front_left + arc.front_right) / 2.0;
-        let placed = self.info.relaid(to, at, arc.facing).map_err(|e| problem(i, "1.1", e.to_string()))?;
+        let placed = self.info.relaid(to, at, arc.facing).map_err(|e| problem(i, cite.basing, e.to_string()))?;
         self.check_place(i, &placed)?;
         self.info.formation = to;
         self.info.stands.iter_mut().zip(placed).for_each(|(s, f)| s.footprint = f);
         self.changed_formation = true;
-        let (cost, section, share) = if to == Formation::LooseOrder { (self.allowance.full / 4.0, "5.4", "1/4") } else { (self.allowance.full / 2.0, "6.2", "1/2") };
-        self.spend(i, section, format!("change formation {from:?} to {to:?} ({share} move)"), cost)
+        let FormationPrice { share, section, words } = price;
+        self.spend(i, section, format!("change formation {from:?} to {to:?} ({words} move)"), self.allowance.full * share)
     }
 
     fn bend(&mut self, i: usize, end: End, k: usize, angle: f32) -> Result<(), MoveProblem> {
-        if !self.info.abreast() {
-            return Err(problem(i, "6.4", "only a line (or skirmish line) conforms to cover"));
-        }
-        let order = left_to_right(&self.info);
-        if k == 0 || k >= order.len() || angle.abs() > 90.0 + EPS {
-            return Err(problem(i, "6.4", format!("bend {k} of {} stands through {angle:.1}°: at least one stand must stay, and at most 90°", order.len())));
+        self.may(i, Ask::Bend)?;
+        let (order, most) = (left_to_right(&self.info), self.rules.bend_max);
+        if k == 0 || k >= order.len() || angle.abs() > most + EPS {
+            return Err(problem(i, self.rules.cite.bend, format!("bend {k} of {} stands through {angle:.1}°: at least one stand must stay, and at most {most}°", order.len())));
         }
         self.may_move(i)?;
         let wing: Vec<usize> = match end {
@@ -775,14 +863,14 @@ impl<'a> Plan<'a> {
             (End::Right, true) => (joint.front_left(), -angle),
             (End::Right, false) => (joint.rear_left(), -angle),
         };
-        let cost = if self.info.formation == Formation::Skirmish { 0.0 } else { self.allowance.full / 4.0 };
-        self.items.push(MoveItem { step: i, section: "6.4", what: format!("bend the {end:?} {k} stand(s) {angle:.1}° (1/4 move; free in skirmish line)").to_lowercase(), inches: cost });
+        let (cost, words) = self.share(Share::Bend);
+        self.items.push(MoveItem { step: i, section: self.rules.cite.bend, what: format!("bend the {end:?} {k} stand(s) {angle:.1}° ({words})").to_lowercase(), inches: cost });
         self.sweep(i, Motion::TurnSome { stands: wing, pivot, degrees }, cost)
     }
 
     fn straighten(&mut self, i: usize) -> Result<(), MoveProblem> {
         if !self.info.is_bent() {
-            return Err(problem(i, "6.4", "the line is not bent"));
+            return Err(problem(i, self.rules.cite.bend, "the line is not bent"));
         }
         self.may_move(i)?;
         let order = left_to_right(&self.info);
@@ -803,20 +891,20 @@ impl<'a> Plan<'a> {
         place(&order[..at].iter().rev().copied().collect::<Vec<_>>(), -1.0, &mut stands);
         self.check_place(i, &stands)?;
         self.info.stands.iter_mut().zip(stands).for_each(|(s, f)| s.footprint = f);
-        let cost = if self.info.formation == Formation::Skirmish { 0.0 } else { self.allowance.full / 4.0 };
-        self.spend(i, "6.4", "straighten the line (1/4 move)".into(), cost)
+        let (cost, _) = self.share(Share::Bend);
+        self.spend(i, self.rules.cite.bend, "straighten the line (1/4 move)".into(), cost)
     }
 
     fn double_up(&mut self, i: usize, stand: usize, behind: usize) -> Result<(), MoveProblem> {
-        let n = self.info.stands.len();
+        let (n, cite) = (self.info.stands.len(), self.rules.cite.double_up);
         if stand >= n || behind >= n || stand == behind {
-            return Err(problem(i, "6.5", format!("no such pair of stands ({stand} behind {behind})")));
+            return Err(problem(i, cite, format!("no such pair of stands ({stand} behind {behind})")));
         }
         if self.doubled.is_some() {
-            return Err(problem(i, "6.5", "only a single stand may double up"));
+            return Err(problem(i, cite, "only a single stand may double up"));
         }
-        if self.allowance.full - self.spent < self.allowance.full / 2.0 - EPS {
-            return Err(problem(i, "6.5", "a unit with less than half its move left may not double up"));
+        if self.allowance.full - self.spent < self.allowance.full * self.rules.double_up_needs - EPS {
+            return Err(problem(i, cite, "a unit with less than half its move left may not double up"));
         }
         let host = self.info.stands[behind].footprint;
         let home = self.info.stands[stand].footprint;
@@ -826,50 +914,15 @@ impl<'a> Plan<'a> {
         self.check_place(i, &stands)?;
         self.info.stands[stand].footprint = f;
         self.doubled = Some((stand, home));
-        // 6.5: for militia a double up is the whole move.
-        let cost = if self.info.unit_type == UnitType::Militia { self.allowance.full } else { self.allowance.full / 4.0 };
-        self.spend(i, "6.5", format!("stand {stand} doubles up behind stand {behind}"), cost)
+        let (cost, _) = self.share(Share::DoubleUp);
+        self.spend(i, cite, format!("stand {stand} doubles up behind stand {behind}"), cost)
     }
-}
-
-/// OTP 6.12 (optional "commanders as skirmishers"): the inches a commander's straight ride from
-/// `a` to `b` costs when he treats terrain as infantry in skirmish line. A deterministic
-/// approximation (no dice, so a refused ride rolls nothing): 1" for every linear obstruction
-/// crossed (6.7: 1" a rank, a skirmish line being one rank; small streams count as linear
-/// obstructions), and every inch ridden through disordering terrain (6.6: woods, crops, rough
-/// fields, sloped hills, fords, and towns and buildings, type D for skirmishers, 6.13) counts
-/// double, as if the disorder roll had halved his move there.
-pub fn commander_ride_cost(s: &Situation, a: Vec2, b: Vec2) -> f32 {
-    let len = a.distance(b);
-    if len <= EPS {
-        return 0.0;
-    }
-    let (mut cuts, mut spans) = (Vec::new(), Vec::new());
-    let mut cost = len;
-    for f in &s.features {
-        let t = &s.terrain()[f.index];
-        match (&f.outline, t) {
-            (Outline::Line(path), Terrain::Obstacle { .. }) => {
-                cost += path.windows(2).filter(|w| super::geom::segment_crossing(a, b, w[0], w[1]).is_some()).count() as f32;
-            }
-            (Outline::Ribbon { path, half_width }, Terrain::Stream { .. }) => {
-                let crossings = path.windows(2).filter(|w| super::geom::segment_crossing(a, b, w[0], w[1]).is_some()).count() as f32;
-                cost += crossings * if t.disorder().is_some() { 2.0 * half_width } else { 1.0 };
-            }
-            (Outline::Area(poly), _) if t.disorder().is_some() || matches!(t, Terrain::Town { .. } | Terrain::Building { .. }) => {
-                polygon_intervals(poly, a, b, &mut cuts, &mut spans);
-                cost += spans.iter().map(|(t0, t1)| (t1 - t0) * len).sum::<f32>();
-            }
-            _ => {}
-        }
-    }
-    cost
 }
 
 /// Plans a move of one unit, step by step: legal or not (the first problem, with its rule),
 /// the inches each part costs, and where the move meets disordering terrain.
-pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> MoveReport {
-    let mut plan = Plan::new(s, unit, allowance);
+pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance, rules: &MoveRules) -> MoveReport {
+    let mut plan = Plan::new(s, rules, unit, allowance);
     let mut problem_found = None;
     for (i, step) in steps.iter().enumerate() {
         // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
@@ -884,12 +937,12 @@ pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allo
             break;
         }
     }
-    // 5.1: the road bonus is for a march column that stayed on the road all the way.
-    let road_bonus = plan.moved && plan.on_road && plan.info.in_column() && allowance.road.is_some();
+    // The road allowance is for a unit the rule set allows it that stayed on the road all the way.
+    let road_bonus = plan.moved && plan.on_road && (rules.may)(&plan.info, Ask::Road).is_ok() && allowance.road.is_some();
     let effective = if road_bonus { allowance.road.unwrap_or(allowance.full) } else { allowance.full };
     if problem_found.is_none() && plan.spent > effective + EPS {
-        let why = if allowance.road.is_some() && !road_bonus { " (the road bonus needs a march column on the road the whole way, 5.1)" } else { "" };
-        problem_found = Some(problem(steps.len().saturating_sub(1), "6.1", format!("the move needs {:.2}\" but the allowance is {effective:.2}\"{why}", plan.spent)));
+        let why = if allowance.road.is_some() && !road_bonus { format!(" ({}, {})", rules.road_note, rules.cite.road) } else { String::new() };
+        problem_found = Some(problem(steps.len().saturating_sub(1), rules.cite.allowance, format!("the move needs {:.2}\" but the allowance is {effective:.2}\"{why}", plan.spent)));
     }
     MoveReport {
         items: plan.items,
@@ -982,8 +1035,11 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::{Construction, Ford, GunSize, ObstacleKind, Point, WoodsDensity};
-    use crate::table::arc::{FireMode, fire_mode};
+    use crate::rules::otp::engine::move_rules::{OTP, commander_ride_cost};
+    // Most tests here are OTP's rules (6.x) through the table's geometry: they plan with OTP's MoveRules.
+    use crate::scenario::model::{Arm, Construction, Ford, GunSize, ObstacleKind, Point, StreamKind, UnitType, WoodsDensity};
+    use crate::rules::otp::fire::range::fire_mode;
+    use crate::table::arc::FireMode;
     use crate::table::testing::{close, rect, table, v, with_terrain};
 
     /// 16 muskets in line: four 2" stands, front from (16, 10) to (24, 10), facing up the table.
@@ -1001,7 +1057,7 @@ mod tests {
     }
 
     fn plan(s: &Situation, steps: &[MoveStep], full: f32) -> MoveReport {
-        plan_move(s, 0, steps, Allowance::new(full))
+        plan_move(s, 0, steps, Allowance::new(full), &OTP)
     }
 
     fn section(r: &MoveReport) -> &'static str {
@@ -1132,6 +1188,22 @@ mod tests {
     }
 
     #[test]
+    fn the_rule_set_supplies_the_numbers_and_citations() {
+        // The sweep is the table's; the limits, rates and rules are the rule set's. A set whose
+        // obliques go to 60°, whose side steps cost their length, citing its own rules "R1"...
+        let mine = MoveRules { oblique_max: 60.0, side_step_rate: 1.0, cite: MoveCites { allowance: "R1", manoeuvre: "R3", ..OTP.cite }, ..OTP };
+        let s = table(vec![line()]);
+        let oblique = [MoveStep::Oblique { angle: 50.0, distance: 2.0 }];
+        assert!(plan_move(&s, 0, &oblique, Allowance::new(6.0), &mine).legal());
+        // OTP 6.3: at most 45°.
+        assert_eq!(section(&plan(&s, &oblique, 6.0)), "6.3");
+        assert_eq!(plan_move(&s, 0, &[MoveStep::Oblique { angle: 70.0, distance: 2.0 }], Allowance::new(6.0), &mine).problem.map(|p| p.section), Some("R3"));
+        assert!(close(plan_move(&s, 0, &[MoveStep::SideStep(2.0)], Allowance::new(6.0), &mine).spent, 2.0));
+        assert!(close(plan(&s, &[MoveStep::SideStep(2.0)], 6.0).spent, 4.0), "OTP 6.3: half rate");
+        assert_eq!(plan_move(&s, 0, &[MoveStep::Forward(7.0)], Allowance::new(6.0), &mine).problem.map(|p| p.section), Some("R1"));
+    }
+
+    #[test]
     fn bent_line_quarter_each_way() {
         // OTP 6.4: 1/4 move to bend (refuse a flank), 1/4 to straighten.
         let s = table(vec![line()]);
@@ -1209,11 +1281,11 @@ mod tests {
         // OTP 5.1, 6.1: a unit must be in march column, on the road, for the road bonus.
         let road = || vec![Terrain::Road { name: "Pike".into(), path: vec![[20.0, 0.0], [20.0, 40.0]], width: 1.0 }];
         let allowance = Allowance { full: 6.0, road: Some(12.0) };
-        let r = plan_move(&with_terrain(vec![column(20.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        let r = plan_move(&with_terrain(vec![column(20.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance, &OTP);
         assert!(r.legal() && r.road_bonus && r.allowance == 12.0, "{r:?}");
-        let r = plan_move(&with_terrain(vec![line()], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        let r = plan_move(&with_terrain(vec![line()], road()), 0, &[MoveStep::Forward(9.0)], allowance, &OTP);
         assert!(!r.legal() && r.problem.unwrap().reason.contains("5.1"));
-        let r = plan_move(&with_terrain(vec![column(30.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance);
+        let r = plan_move(&with_terrain(vec![column(30.0)], road()), 0, &[MoveStep::Forward(9.0)], allowance, &OTP);
         assert!(!r.legal() && !r.road_bonus);
     }
 

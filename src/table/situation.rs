@@ -105,9 +105,10 @@ impl UnitInfo {
         matches!(self.formation, Formation::Column | Formation::Limbered)
     }
 
-    /// Stands abreast in one rank: line, loose order or skirmish line (5.2–5.4).
+    /// Stands abreast in one rank: line, loose order or skirmish line (5.2–5.4), an extended or
+    /// dismounted line.
     pub fn abreast(&self) -> bool {
-        matches!(self.formation, Formation::Line | Formation::LooseOrder | Formation::Skirmish)
+        matches!(self.formation, Formation::Line | Formation::LooseOrder | Formation::Skirmish | Formation::ExtendedLine | Formation::Dismounted)
     }
 
     /// A line whose stands no longer all face the same way (6.4 conforming to cover).
@@ -361,7 +362,7 @@ impl Situation {
                         .collect();
                     // The gap is not kept on the entity: measure it (5.3, 5.4).
                     let gaps: Vec<f32> = stands.windows(2).map(|w| w[0].footprint.distance(&w[1].footprint)).collect();
-                    let spread = matches!(u.formation, Formation::Skirmish | Formation::LooseOrder);
+                    let spread = matches!(u.formation, Formation::Skirmish | Formation::LooseOrder | Formation::ExtendedLine | Formation::Dismounted);
                     let gap = if !spread || gaps.is_empty() { 0.0 } else { gaps.iter().sum::<f32>() / gaps.len() as f32 };
                     let info = UnitInfo {
                         name: u.name.clone(),

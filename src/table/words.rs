@@ -23,6 +23,13 @@ pub fn formation(f: Formation) -> &'static str {
         Formation::LooseOrder => "loose order",
         Formation::Limbered => "limbered",
         Formation::Unlimbered => "unlimbered",
+        Formation::Wedge => "wedge",
+        Formation::ReinforcedLine => "reinforced line",
+        Formation::DoubleLine => "double line",
+        Formation::ExtendedLine => "extended line",
+        Formation::AttackColumn => "attack column",
+        Formation::Square => "square",
+        Formation::Dismounted => "dismounted",
     }
 }
 

@@ -572,7 +572,7 @@ mod tests {
     fn activate(engine: &mut dyn Engine, brigade: &str) {
         for _ in 0..60 {
             let view = engine.sequence();
-            if view.headline.contains(brigade) && view.headline.contains("phasing") {
+            if view.track.iter().any(|t| t.state == crate::rules::engine::TrackState::Current && t.label.contains(brigade)) {
                 return;
             }
             engine.apply(Action::Next).unwrap();

@@ -476,7 +476,7 @@ fn refresh(t: &mut Targeting, session: &Session, units: &Query<(Entity, &Unit)>)
     let ghost = |target: &str| -> Vec<Footprint> {
         let Some(situation) = &situation else { return Vec::new() };
         match (situation.find(&u.name), situation.find(target)) {
-            (Ok(a), Ok(b)) => crate::table::contact::charge_path(situation, a, b).stands,
+            (Ok(a), Ok(b)) => crate::table::contact::charge_path(situation, a, b, engine.move_rules()).stands,
             _ => Vec::new(),
         }
     };

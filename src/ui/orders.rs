@@ -238,7 +238,7 @@ fn set_playable(session: Option<Res<Session>>, selection: Res<Selection>, mut dr
 pub(crate) fn drag_of(engine: &dyn Engine, p: &Playable, built: &[MoveStep], kind: DragKind, points: &[Vec2]) -> Option<MoveStep> {
     let s = Situation::from_world(engine.world());
     let i = s.find(&p.name).ok()?;
-    let s = built_situation(&s, i, built, p.allowance);
+    let s = built_situation(&s, i, built, p.allowance, engine.move_rules());
     drag_step(s.unit(i), kind, points)
 }
 
@@ -948,7 +948,7 @@ mod tests {
         let ghost = {
             let s = Situation::from_world(engine(&app).world());
             let i = s.find("33rd Foot").unwrap();
-            built_situation(&s, i, &steps, playable.allowance).unit(i).footprints()
+            built_situation(&s, i, &steps, playable.allowance, engine(&app).move_rules()).unit(i).footprints()
         };
         let fwd = ghost[0].forward();
         let from = ghost.iter().map(|f| f.front_centre()).sum::<Vec2>() / ghost.len() as f32 - fwd * 0.3;

@@ -19,7 +19,7 @@ fn table(units: Vec<UnitInfo>, terrain: Vec<Terrain>) -> MeleeTable {
 
 /// Unit `a` charges unit `d` (moved into contact along its charge path); the melee.
 fn fight(t: &MeleeTable, a: usize, d: usize) -> Melee {
-    let path = charge_path(&t.situation, a, d);
+    let path = charge_path(&t.situation, a, d, &otp::rules::otp::engine::move_rules::OTP);
     let placed = t.with_stands(a, &path.stands);
     melee::assess(&placed, charts(), &[a], &[d], &[ChargeFacts::from(&path)])
 }
@@ -82,7 +82,7 @@ fn rear_attack_0_1_inside_the_side_line_x3_0_1_outside_flank_x2() {
     for (x, zone, mult) in [(20.9, "Rear", "rear"), (21.1, "Flank", "flank")] {
         let behind = UnitInfo::foot("Attacker", 0, 4, Formation::Line, v(x, 16.0), 0.0);
         let t = table(vec![defender(), behind], vec![]);
-        let path = charge_path(&t.situation, 1, 0);
+        let path = charge_path(&t.situation, 1, 0, &otp::rules::otp::engine::move_rules::OTP);
         assert_eq!(format!("{:?}", path.zone), zone, "x = {x}");
         let c = melee::closure(&t, charts(), 1, 0, &path).unwrap();
         assert!(c.automatic && c.probability == 1.0, "9.1: flank and rear close automatically");
@@ -180,7 +180,7 @@ fn countercharge_front_0_1_ahead_of_the_line_yes_0_1_behind_no() {
         let cavalry = UnitInfo::sketch("Horse", 1, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 4, Formation::Line, v(20.0, 20.0), 0.0);
         let charger = UnitInfo::foot("Charger", 0, 4, Formation::Line, v(26.0, top - 1.0), 270.0);
         let t = table(vec![cavalry, charger], vec![]);
-        let back = charge_path(&t.situation, 0, 1);
+        let back = charge_path(&t.situation, 0, 1, &otp::rules::otp::engine::move_rules::OTP);
         match melee::countercharge(&t, charts(), 0, 1, &back) {
             Ok(c) => assert!(allowed && !c.automatic, "front edge {top}: {c:?}"),
             Err((rule, why)) => assert!(!allowed && rule == "9.5", "front edge {top}: {rule} {why}"),
@@ -450,7 +450,7 @@ fn countercharge_with_a_marker_disordered_without_not() {
         let cavalry = UnitInfo::sketch("Horse", 1, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 4, Formation::Line, v(20.0, 20.0), 0.0);
         let mut t = table(vec![cavalry, attacker()], vec![]);
         t.fire.units[0].morale_marker = marker;
-        let back = charge_path(&t.situation, 0, 1);
+        let back = charge_path(&t.situation, 0, 1, &otp::rules::otp::engine::move_rules::OTP);
         let c = melee::countercharge(&t, charts(), 0, 1, &back).unwrap();
         assert_eq!(c.modifiers.iter().any(|m| m.name == "disordered"), marker, "marker {marker}: {:?}", c.modifiers);
     }

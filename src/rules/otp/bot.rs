@@ -26,7 +26,8 @@ use crate::scenario::spawn::Brigade;
 use crate::table::fire::{FireOptions, targets};
 use crate::table::footprint::{Footprint, vector_bearing};
 use crate::table::movement::MoveStep;
-use crate::table::range::{max_range, unit_distance};
+use crate::rules::otp::fire::range::{FIRE, max_range};
+use crate::table::range::unit_distance;
 use crate::table::situation::Situation;
 
 /// Within this distance of the enemy a column deploys into line and limbered guns unlimber.
@@ -169,7 +170,7 @@ fn fire(g: &Game, e: Entity, name: &str) -> Option<Action> {
     let gun = s.unit(me).gun().is_some();
     // Candidates as far as guns could reach from higher ground (7.3); the engine judges each.
     let extra_range = if gun { g.charts().fire.elevation_bonus.value } else { 0.0 };
-    let mut choices = targets(&s, me, FireOptions { ball: gun, extra_range });
+    let mut choices = targets(&s, me, FireOptions { rules: &FIRE, ball: gun, extra_range });
     choices.sort_by(|a, b| a.range.total_cmp(&b.range).then(b.figures.cmp(&a.figures)));
     choices.iter().take(3).find(|t| g.fire_preview(name, &t.name, None).is_ok()).map(|t| Action::fire(name, t.name.clone()))
 }

@@ -248,7 +248,7 @@ impl Game {
         }
         let s = self.situation();
         let index = s.find(name).map_err(|why| Refusal::unruled(TINY, why))?;
-        let plan = movement::plan_move(&s, index, steps, Allowance::new(most));
+        let plan = movement::plan_move(&s, index, steps, Allowance::new(most), &super::moves::TINY);
         if let Some(p) = &plan.problem {
             return refuse("2", format!("{name}, step {} ({}): {}", p.step + 1, steps[p.step], p.reason));
         }
@@ -276,7 +276,7 @@ impl Game {
         let s = self.situation();
         let index = s.find(name).map_err(|why| Refusal::unruled(TINY, why))?;
         // The geometry charges its own costs: the tiny rules count the whole move, so give it room.
-        let plan = movement::plan_move(&s, index, &[MoveStep::ChangeFormation(to)], Allowance::new(FOOT_MOVE * 1_000.0));
+        let plan = movement::plan_move(&s, index, &[MoveStep::ChangeFormation(to)], Allowance::new(FOOT_MOVE * 1_000.0), &super::moves::TINY);
         if let Some(p) = &plan.problem {
             return refuse("3", format!("{name} cannot form {}: {}", formation_name(to), p.reason));
         }

@@ -24,6 +24,7 @@
 
 pub mod bot;
 pub mod game;
+pub mod moves;
 pub mod save;
 pub mod views;
 
@@ -116,6 +117,12 @@ impl Engine for Game {
     }
     fn fire_bands(&self, unit: Entity) -> Vec<RangeBand> {
         self.unit_fire_bands(unit)
+    }
+    fn move_rules(&self) -> &'static crate::table::movement::MoveRules {
+        &moves::TINY
+    }
+    fn fire_rules(&self) -> &'static crate::table::fire::FireRules {
+        &moves::FIRE
     }
     fn save_text(&self) -> String {
         self.to_save().to_ron()

@@ -8,14 +8,24 @@ use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{fan, fan_band, fan_edge};
 use crate::rules::engine::RangeBand;
 use crate::scenario::model::Formation;
-use crate::table::arc::{Arc, FireMode, fire_mode};
-use crate::table::fire::canister_masked_by;
-use crate::table::range::CLOSE_RANGE;
+use crate::table::arc::{Arc, FireMode};
+use crate::table::fire::FireRules;
 use crate::table::situation::{Situation, UnitInfo};
 
-/// The arcs a unit fires through: its own (8.1), or one a stand (5.3, 6.4).
-pub(crate) fn arcs_of(unit: &UnitInfo) -> Vec<Arc> {
-    match fire_mode(unit) {
+/// What the rule set says of a unit's fire, for the overlay: its fire bands, how arcs are
+/// measured, a close-range line and notes (`Engine::fire_bands`, `fire_rules`, `close_range`,
+/// `arc_notes`).
+#[derive(Clone, Copy)]
+pub(crate) struct ArcRules<'a> {
+    pub bands: &'a [RangeBand],
+    pub fire: &'a FireRules,
+    pub close: Option<&'a RangeBand>,
+    pub notes: &'a [String],
+}
+
+/// The arcs a unit fires through, as its rule set measures them: its own, or one a stand.
+pub(crate) fn arcs_of(unit: &UnitInfo, rules: &FireRules) -> Vec<Arc> {
+    match (rules.mode)(unit) {
         FireMode::Unit => Arc::of_unit(unit).into_iter().collect(),
         FireMode::PerStand => unit.stands.iter().map(|s| Arc::of_stand(&s.footprint)).collect(),
         FireMode::None => Vec::new(),
@@ -41,11 +51,12 @@ pub(crate) fn bands(unit: &UnitInfo, fire: &[RangeBand]) -> Vec<(f32, f32, Color
 /// The arcs overlay for one unit. `main`: the selected unit (labelled in full); otherwise a
 /// lighter drawing for the unit under the pointer, to compare. `fire`: its fire bands
 /// (`Engine::fire_bands`).
-pub(crate) fn scene(s: &Situation, unit: usize, main: bool, fire: &[RangeBand]) -> Scene {
+pub(crate) fn scene(s: &Situation, unit: usize, main: bool, rules: ArcRules) -> Scene {
     let mut out = Scene::default();
     let u = s.unit(unit);
     let Some(head) = u.stands.first() else { return out };
-    let arcs = arcs_of(u);
+    let arcs = arcs_of(u, rules.fire);
+    let fire = rules.bands;
     let border = colours::ARC_OUTLINE;
     if arcs.is_empty() {
         if main {
@@ -79,9 +90,8 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, fire: &[RangeBand]) 
         for (r0, ..) in list.iter().skip(1) {
             out.under.push(Prim::Line { points: fan_edge(arc.front_left, arc.front_right, arc.facing, *r0), colour: fade(border), width: 1.0, dash: None, closed: false, casing: false });
         }
-        if u.gun().is_none() && main {
-            // 8.3: close range, 2" or less.
-            out.under.push(Prim::Line { points: fan_edge(arc.front_left, arc.front_right, arc.facing, CLOSE_RANGE), colour: border, width: 1.0, dash: Some(4.0), closed: false, casing: false });
+        if let (Some(close), true) = (rules.close, main) {
+            out.under.push(Prim::Line { points: fan_edge(arc.front_left, arc.front_right, arc.facing, close.reach), colour: border, width: 1.0, dash: Some(4.0), closed: false, casing: false });
         }
     }
     // Labels on the middle arc's centre line: a ladder of bands, nearest first.
@@ -94,8 +104,8 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, fire: &[RangeBand]) 
             let at = if u.gun().is_some() { mid + fwd * ((r0 + r1) / 2.0) } else { mid + fwd * *r1 };
             out.tags.push(Tag::new(at, text.clone(), colours::ARC_TAG, border).bold().towards(&[fwd, -fwd, side, -side]));
         }
-        if u.gun().is_none() {
-            out.tags.push(Tag::new(mid + fwd * CLOSE_RANGE, format!("close ≤ {CLOSE_RANGE}\" (8.3)"), colours::ARC_TAG, border).towards(&[side, -side, fwd]));
+        if let Some(close) = rules.close {
+            out.tags.push(Tag::new(mid + fwd * close.reach, close.label.clone(), colours::ARC_TAG, border).towards(&[side, -side, fwd]));
         }
         let why = if u.formation == Formation::Skirmish {
             Some("skirmish line: each stand its own 45° arc (5.3, 8.1)")
@@ -107,11 +117,8 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, fire: &[RangeBand]) 
         if let (true, Some(why)) = (per_stand, why) {
             out.tags.push(Tag::new(arc.front_left, why, colours::ARC_TAG, border).towards(&[-fwd, -side]));
         }
-        if u.gun().is_some() {
-            let masked = canister_masked_by(s, unit);
-            if !masked.is_empty() {
-                out.tags.push(Tag::new(mid, format!("no canister: {} in arc at short range (8.4)", masked.join(", ")), colours::ARC_TAG, border).towards(&[-fwd, side]));
-            }
+        for note in rules.notes {
+            out.tags.push(Tag::new(mid, note.clone(), colours::ARC_TAG, border).towards(&[-fwd, side]));
         }
     } else {
         let (_, r1, _, text) = &list[list.len() - 1];
@@ -125,7 +132,7 @@ mod tests {
     use super::*;
     use crate::rules::cite::RuleSetId;
     use crate::scenario::model::{Arm, GunSize, UnitType, Weapon};
-    use crate::table::range::artillery_band;
+    use crate::rules::otp::fire::range::artillery_band;
     use crate::ui::overlays::testing::{table, v};
 
     /// The fire bands the engine gives a unit of the teaching battle.
@@ -152,21 +159,33 @@ mod tests {
         assert_eq!(artillery_band(GunSize::Medium, 9.25, 0.0).map(|b| b.to_string()).as_deref(), Some("medium"));
     }
 
+    /// The rule set's fire rules and a unit's close range, as the engine gives them.
+    fn rules_of(unit: &str) -> (&'static FireRules, Option<RangeBand>) {
+        let engine = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let world = engine.world();
+        let e = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == unit).unwrap().0;
+        (engine.fire_rules(), engine.close_range(e))
+    }
+
     #[test]
     fn skirmishers_get_an_arc_a_stand_and_columns_none() {
+        // OTP 5.3, 8.1: each skirmisher stand its own arc; 8.13: a march column none.
+        let (fire, close) = rules_of("1st Maryland");
         let lights = UnitInfo::sketch("Lights", 0, UnitType::Light, Arm::Infantry, Some(Weapon::Rifle), 6, Formation::Skirmish, v(20.0, 10.0), 0.0);
-        assert_eq!(arcs_of(&lights).len(), lights.stands.len());
+        assert_eq!(arcs_of(&lights, fire).len(), lights.stands.len());
         assert_eq!(bands(&lights, &fire_bands("Virginia Riflemen"))[0].1, 9.0, "rifles 9\" (8.3)");
         let musket = fire_bands("1st Maryland");
+        let rules = ArcRules { bands: &musket, fire, close: close.as_ref(), notes: &[] };
         let column = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
-        assert!(arcs_of(&column).is_empty());
+        assert!(arcs_of(&column, fire).is_empty());
         let s = table(vec![column]);
-        let sc = scene(&s, 0, true, &musket);
+        let sc = scene(&s, 0, true, rules);
         assert!(sc.under.is_empty() && sc.tags[0].text.contains("8.13"));
         let line = UnitInfo::foot("Line", 0, 16, Formation::Line, v(20.0, 10.0), 0.0);
         let s = table(vec![line]);
-        let sc = scene(&s, 0, true, &musket);
+        let sc = scene(&s, 0, true, rules);
         assert!(sc.tags.iter().any(|t| t.text == "6\" musket"));
-        assert!(scene(&s, 0, true, &[]).under.is_empty(), "no fire bands: nothing shaded");
+        assert!(sc.tags.iter().any(|t| t.text == "close ≤ 2\" (8.3)"), "OTP 8.3: the engine's close range is drawn");
+        assert!(scene(&s, 0, true, ArcRules { bands: &[], ..rules }).under.is_empty(), "no fire bands: nothing shaded");
     }
 }

@@ -193,9 +193,11 @@ impl Teach<'_> {
         Some((session.engine(), session.game_entity(unit?)?))
     }
 
-    /// The unit's fire bands, as its rule set gives them (none without a game).
-    fn fire_bands(&self, unit: Option<Entity>) -> Vec<crate::rules::engine::RangeBand> {
-        self.engine_unit(unit).map(|(engine, e)| engine.fire_bands(e)).unwrap_or_default()
+    /// The arcs overlay of the app's `unit` (index `i` in `s`), as its rule set measures fire.
+    fn arcs_scene(&self, sc: &mut Scene, s: &crate::table::situation::Situation, i: usize, main: bool, unit: Option<Entity>) {
+        let Some((engine, e)) = self.engine_unit(unit) else { return };
+        let (bands, close, notes) = (engine.fire_bands(e), engine.close_range(e), engine.arc_notes(e));
+        sc.extend(arcs::scene(s, i, main, arcs::ArcRules { bands: &bands, fire: engine.fire_rules(), close: close.as_ref(), notes: &notes }));
     }
 
     /// A left press on the selected unit starts a move drag: an order in a game when the unit
@@ -329,11 +331,11 @@ impl Teach<'_> {
                     envelope = movement::envelope(s, i, &info);
                 }
                 if o.arcs {
-                    sc.extend(arcs::scene(s, i, true, &self.fire_bands(selected)));
+                    self.arcs_scene(&mut sc, s, i, true, selected);
                 }
             }
             if let Some(j) = self.snapshot.unit(compare) {
-                sc.extend(arcs::scene(s, j, false, &self.fire_bands(compare)));
+                self.arcs_scene(&mut sc, s, j, false, compare);
             }
             self.cache.base = Some((key, sc));
             let tags = Scene { tags: std::mem::take(&mut envelope.tags), ..Default::default() };
@@ -367,14 +369,16 @@ impl Teach<'_> {
             Some((p, _)) => Some(p.allowance),
             None => self.cache.allowance.as_ref().map(|(_, info)| info.allowance),
         };
+        // The rule set's movement rules, which the geometry applies (none without a game).
+        let allowance = allowance.zip(self.session.as_ref().map(|s| s.engine().move_rules()));
         // In a game, the move built so far: its ghost, and where the next drag starts.
         let steps_key = format!("{:?}", self.drag.steps);
         match (&game, self.drag.unit, self.snapshot.unit(self.drag.unit), allowance) {
-            (Some((p, session)), Some(e), Some(i), Some(allowance)) if !self.drag.steps.is_empty() => {
+            (Some((p, session)), Some(e), Some(i), Some((allowance, rules))) if !self.drag.steps.is_empty() => {
                 let key: BuiltKey = (generation, e, session.revision, steps_key.clone(), self.drag.points.len() >= 2);
                 if self.cache.built.as_ref().is_none_or(|(k, _, _)| *k != key) {
                     changed = true;
-                    let b = movement::build(s, i, &self.drag.steps, allowance);
+                    let b = movement::build(s, i, &self.drag.steps, allowance, rules);
                     let sc = movement::built_scene(&b, p.spent, p.most, key.4);
                     self.cache.built = Some((key, b, sc));
                 }
@@ -382,7 +386,7 @@ impl Teach<'_> {
             _ => self.cache.built = None,
         }
         match (self.drag.unit, self.snapshot.unit(self.drag.unit), self.drag.points.len() >= 2, allowance) {
-            (Some(e), Some(i), true, Some(allowance)) => {
+            (Some(e), Some(i), true, Some((allowance, rules))) => {
                 let judged = game.as_ref().map(|(p, session)| (session.revision, p.kind));
                 let key: DragKey = (generation, e, self.drag.kind, self.drag.points.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(), judged, steps_key);
                 if self.cache.drag.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -393,9 +397,9 @@ impl Teach<'_> {
                         Some(b) => {
                             let left = |a: f32| (a - b.spent()).max(0.0);
                             let rest = crate::table::movement::Allowance { full: left(allowance.full), road: allowance.road.map(left) };
-                            self.drag.kind.and_then(|k| movement::preview(&b.situation(s, i), i, k, &self.drag.points, rest))
+                            self.drag.kind.and_then(|k| movement::preview(&b.situation(s, i), i, k, &self.drag.points, rest, rules))
                         }
-                        None => self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, allowance)),
+                        None => self.drag.kind.and_then(|k| movement::preview(s, i, k, &self.drag.points, allowance, rules)),
                     };
                     let before = built.map_or(0.0, Built::spent);
                     self.cache.verdict = match (&game, &p) {

@@ -16,7 +16,7 @@ use crate::scenario::model::Formation;
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
 use crate::table::geom::{point_along, polyline_length, turn_about};
-use crate::table::movement::{Allowance, End, MoveReport, MoveStep, StandMove, plan_move};
+use crate::table::movement::{Allowance, End, MoveReport, MoveRules, MoveStep, StandMove, plan_move};
 use crate::table::situation::{Situation, UnitInfo};
 
 /// A unit's movement allowance, from the MOVEMENT chart (6.1), and where the number comes from.
@@ -267,16 +267,16 @@ pub(crate) struct Preview {
 /// Asks `plan_move` about a drag. When the move is not allowed, asks again for shorter versions
 /// of it to find how far it could go (bisection to 1/512 of the move: under a twentieth of an
 /// inch for any allowance in the charts).
-pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2], allowance: Allowance) -> Option<Preview> {
+pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2], allowance: Allowance, rules: &MoveRules) -> Option<Preview> {
     let u = s.unit(unit);
     let step = step(u, kind, points)?;
-    let report = plan_move(s, unit, std::slice::from_ref(&step), allowance);
+    let report = plan_move(s, unit, std::slice::from_ref(&step), allowance, rules);
     let mut reach = None;
     if !report.legal() {
         let (mut lo, mut hi) = (0.0f32, 1.0f32);
         for _ in 0..9 {
             let mid = (lo + hi) / 2.0;
-            let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance);
+            let r = plan_move(s, unit, &[scaled(u, &step, mid)], allowance, rules);
             if r.legal() {
                 lo = mid;
                 reach = Some(r);
@@ -473,11 +473,11 @@ pub(crate) struct Built {
 
 /// Plans the steps one prefix at a time (`plan_move` over the first k steps), for the ghost of
 /// each step.
-pub(crate) fn build(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> Built {
+pub(crate) fn build(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance, rules: &MoveRules) -> Built {
     let mut formation = s.unit(unit).formation;
     let after = (1..=steps.len())
         .map(|k| {
-            let r = plan_move(s, unit, &steps[..k], allowance);
+            let r = plan_move(s, unit, &steps[..k], allowance, rules);
             formation = r.formation;
             (r.stands, r.spent)
         })
@@ -511,8 +511,8 @@ impl Built {
 }
 
 /// The table with the unit where `steps` leave it (as the table is, with none).
-pub(crate) fn built_situation(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance) -> Situation {
-    if steps.is_empty() { s.clone() } else { build(s, unit, steps, allowance).situation(s, unit) }
+pub(crate) fn built_situation(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance, rules: &MoveRules) -> Situation {
+    if steps.is_empty() { s.clone() } else { build(s, unit, steps, allowance, rules).situation(s, unit) }
 }
 
 /// "2.9\" of 6\" used · 3.1\" left" after `used` inches of an operation allowing `most`.
@@ -550,6 +550,11 @@ mod tests {
     use super::*;
     use crate::scenario::model::{Arm, Terrain, UnitType, Weapon};
     use crate::ui::overlays::testing::{table, v};
+
+    /// The movement rules of the teaching battle's engine (OTP's), asked as the window asks.
+    fn otp_rules() -> &'static MoveRules {
+        crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap().move_rules()
+    }
 
     fn line() -> UnitInfo {
         // 16 figures in line facing north, front from (16, 10) to (24, 10).
@@ -618,11 +623,11 @@ mod tests {
         assert_eq!(m, vec![StandMove { stand: 2, to: c + v(0.0, 2.0), facing: 0.0 }]);
         let s = table(vec![u.clone()]);
         let a = six().allowance;
-        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 2.0)], a).unwrap();
+        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 2.0)], a, otp_rules()).unwrap();
         assert!(p.report.legal(), "{:?}", p.report.problem);
         assert_eq!(p.report.stands[3], u.stands[3].footprint, "the others stay");
         // Dragged too far from its neighbours: red (5.3), the ghost where it was dragged.
-        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 4.0)], a).unwrap();
+        let p = preview(&s, 0, DragKind::Stand(2), &[c, c + v(0.0, 4.0)], a, otp_rules()).unwrap();
         assert_eq!(p.report.problem.as_ref().map(|x| x.section), Some("5.3"));
         assert!((p.attempted[2].centre - (c + v(0.0, 4.0))).length() < 1e-4 && p.attempted[1] == u.stands[1].footprint);
         assert!(p.reach.is_some(), "part of the way is allowed");
@@ -633,18 +638,18 @@ mod tests {
         let s = table(vec![line()]);
         let a = six().allowance;
         let grab = v(20.0, 9.6);
-        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 4.0)], a).unwrap();
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 4.0)], a, otp_rules()).unwrap();
         assert!(p.report.legal());
         assert_eq!(verdict(&p), "✔ 4\" of 6\" used · 2\" left");
         assert!((p.report.stands[0].centre.y - (s.unit(0).stands[0].footprint.centre.y + 4.0)).abs() < 1e-3);
-        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 8.0)], a).unwrap();
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + v(0.0, 8.0)], a, otp_rules()).unwrap();
         assert!(!p.report.legal());
         assert!(verdict(&p).starts_with("✖ not allowed (6.1)"), "{}", verdict(&p));
         assert!((p.attempted[0].centre.y - (s.unit(0).stands[0].footprint.centre.y + 8.0)).abs() < 1e-3, "the red ghost is where it was dragged");
         let reach = p.reach.unwrap();
         assert!((reach.spent - 6.0).abs() < 0.02, "reaches the full 6\": {}", reach.spent);
         // Beyond 45° no part of an oblique is allowed: no reach.
-        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + bearing_vector(70.0) * 3.0], a).unwrap();
+        let p = preview(&s, 0, DragKind::Advance, &[grab, grab + bearing_vector(70.0) * 3.0], a, otp_rules()).unwrap();
         assert_eq!(p.report.problem.as_ref().map(|x| x.section), Some("6.3"));
         assert!(p.reach.is_none());
     }
@@ -655,7 +660,7 @@ mod tests {
         let u = UnitInfo::sketch("Line", 0, UnitType::Line, Arm::Infantry, Some(Weapon::Musket), 16, Formation::Line, v(20.0, 10.0), 0.0);
         let wood = Terrain::Woods { name: "Wood".into(), density: crate::scenario::model::WoodsDensity::Regular, outline: vec![[10.0, 13.0], [30.0, 13.0], [30.0, 20.0], [10.0, 20.0]], disorder: None };
         let s = crate::table::situation::Situation::new(crate::scenario::model::Table { width: 72.0, depth: 48.0 }, vec![wood], vec![u]);
-        let p = preview(&s, 0, DragKind::Advance, &[v(20.0, 9.6), v(20.0, 14.6)], Allowance::new(6.0)).unwrap();
+        let p = preview(&s, 0, DragKind::Advance, &[v(20.0, 9.6), v(20.0, 14.6)], Allowance::new(6.0), otp_rules()).unwrap();
         assert!(p.report.legal());
         let sc = preview_scene(&p);
         assert!(sc.over.iter().any(|x| matches!(x, Prim::Badge { at, .. } if (at.y - 13.0).abs() < 0.05)), "{:?}", sc.over);
@@ -669,7 +674,7 @@ mod tests {
         let s = table(vec![line()]);
         let a = six().allowance;
         let steps = vec![MoveStep::Wheel { pivot: End::Right, angle: 17.29 }, MoveStep::Forward(2.0)];
-        let b = build(&s, 0, &steps, a);
+        let b = build(&s, 0, &steps, a, otp_rules());
         assert_eq!(b.after.len(), 2);
         let (wheel, total) = (b.after[0].1, b.spent());
         assert!(wheel > 2.0 && (total - wheel - 2.0).abs() < 1e-3, "{wheel} then {total}");
@@ -679,7 +684,7 @@ mod tests {
         assert!(texts[1].starts_with(&format!("2. forward 2\" · {} of 6\" used · {} left", inches(total), inches(6.0 - total))), "{texts:?}");
         assert!(texts[1].contains("Enter") && texts[1].contains("Backspace"), "{texts:?}");
         // The next step starts from the wheeled ghost, facing as the wheel left it.
-        let after = built_situation(&s, 0, &steps, a);
+        let after = built_situation(&s, 0, &steps, a, otp_rules());
         assert!((after.unit(0).stands[0].footprint.facing - 17.29).abs() < 1e-3);
         assert!(b.contains(after.unit(0).stands[0].footprint.centre) && !b.contains(s.unit(0).stands[0].footprint.centre + v(0.0, -3.0)));
     }

@@ -12,12 +12,12 @@ use bevy::math::Vec2;
 use super::scene::{Prim, Scene, Tag, colours};
 use crate::rules::engine::Factor;
 use crate::scenario::model::{GunSize, Weapon};
-use crate::table::arc::{FireMode, fire_mode};
-use crate::table::fire::{FireOptions, canister_masked_by, fire_geometry};
+use crate::rules::otp::fire::range::{ArtilleryBand, FIRE, artillery_bands, canister_masked_by, fire_mode, measured_inches, small_arms_range};
+use crate::rules::otp::fire::shot::{ShotGeometry, shot_with};
+use crate::table::arc::FireMode;
+use crate::table::fire::{FireOptions, fire_geometry};
 use crate::table::footprint::Footprint;
 use crate::table::geom::{EPS, footprint_interval, polygon_intervals};
-use crate::table::range::{artillery_bands, measured_inches, small_arms_range};
-use crate::table::shot::{ShotGeometry, shot_with};
 use crate::table::sight::{SightOptions, WoodsOnLine, sight};
 use crate::table::situation::{Outline, Situation, UnitInfo};
 
@@ -108,7 +108,7 @@ fn entry(s: &Situation, name: &str, a: Vec2, b: Vec2) -> Option<Vec2> {
 /// adds to its fire (`Engine::enfilade_factors`).
 pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool, enfilade: Vec<Factor>) -> SightView {
     let (fu, tu) = (s.unit(firer), s.unit(target));
-    let opts = FireOptions { ball, ..Default::default() };
+    let opts = FireOptions { ball, ..FireOptions::new(&FIRE) };
     let g = fire_geometry(s, firer, target, opts);
     let points = target_points(tu);
     let mut lines = Vec::new();
@@ -184,9 +184,9 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
             match g.artillery_band {
                 Some(band) => {
                     let (lo, hi) = match band {
-                        crate::table::range::ArtilleryBand::Short => (0, s),
-                        crate::table::range::ArtilleryBand::Medium => (s + 1, m),
-                        crate::table::range::ArtilleryBand::Long => (m + 1, l),
+                        ArtilleryBand::Short => (0, s),
+                        ArtilleryBand::Medium => (s + 1, m),
+                        ArtilleryBand::Long => (m + 1, l),
                     };
                     rows.push((Mark::Yes, format!("{range}: {band} range {lo}–{hi}\" (8.4)")));
                 }
@@ -235,7 +235,7 @@ pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
             rows.push((Mark::No, "not close range (over 2\", 8.3)".into()));
         }
     }
-    if let (Some(crate::table::range::ArtilleryBand::Short), false) = (g.artillery_band, v.masked.is_empty()) {
+    if let (Some(ArtilleryBand::Short), false) = (g.artillery_band, v.masked.is_empty()) {
         rows.push((Mark::No, format!("no canister: {} in the arc at short range (8.4)", v.masked.join(", "))));
     }
     rows

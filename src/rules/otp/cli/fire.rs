@@ -1,5 +1,5 @@
 //! `otp fire SCENARIO FIRER TARGET [--ball] [--json]`: the geometry of the shot
-//! (`table::shot`) with the rules' modifiers, column and exact odds, at the scenario's set-up,
+//! (`rules::otp::fire::shot`) with the rules' modifiers, column and exact odds, at the scenario's set-up,
 //! judged by the engine (`Game::fire_preview_when`): what a game would refuse, this refuses in
 //! the same words.
 
@@ -9,7 +9,7 @@ use crate::rules::otp::charts::{Ammo, Charts};
 use crate::rules::otp::engine::{Asked, Refusal};
 use crate::rules::otp::fire::{FirePreview, FireTable, fire_options};
 use crate::scenario::Scenario;
-use crate::table::shot::{ShotGeometry, shot_with};
+use crate::rules::otp::fire::shot::{ShotGeometry, shot_with};
 
 /// What `otp fire` prints, and the engine's refusal when the shot may not be fired (the CLI
 /// then exits non-zero).

@@ -22,7 +22,7 @@ use crate::rules::otp::charts::ArmClass;
 use crate::scenario::spawn::Commander;
 use crate::table::footprint::Footprint;
 use crate::table::geom::{EPS, convex_distance};
-use crate::table::movement::commander_ride_cost;
+use super::move_rules::commander_ride_cost;
 
 /// How close an artillery stand must be to count as in contact with an infantry unit (7.5), inches.
 pub const CONTACT: f32 = 0.1;

@@ -57,6 +57,7 @@ use crate::table::aspect::AttackZone;
 use crate::table::contact::{self, ChargePath};
 use crate::table::footprint::Footprint;
 use crate::table::geom::EPS;
+use super::move_rules::OTP;
 use crate::table::movement::{Allowance, MoveStep, plan_move};
 
 /// How far short of the defender a firefight's attacker stops (9.3), inches.
@@ -154,7 +155,7 @@ impl Game {
         let table = MeleeTable::from_world(&self.world);
         let s = &table.situation;
         let (a, t) = (self.index(s, unit), self.index(s, target_unit));
-        let path = contact::charge_path(s, a, t);
+        let path = contact::charge_path(s, a, t, &OTP);
         let closure = melee::closure(&table, &self.charts, a, t, &path).map_err(|(rule, reason)| Refusal::otp(&rule, reason))?;
         if let Some(p) = &path.problem {
             return refuse(p.section, format!("{name}'s charge on {target}: {}", p.reason));
@@ -219,7 +220,7 @@ impl Game {
     fn plan_charge(&self, unit: Entity, path: &ChargePath) -> crate::table::movement::MoveReport {
         let s = self.situation();
         let index = self.index(&s, unit);
-        plan_move(&s, index, &path.steps, Allowance::new(path.distance + 1.0))
+        plan_move(&s, index, &path.steps, Allowance::new(path.distance + 1.0), &OTP)
     }
 
     /// Enemy units in contact with the attacker at `a` (9.8), the target first.
@@ -287,7 +288,7 @@ impl Game {
             reach = d.full + roll.total as f32;
             if d.path.distance > reach + EPS {
                 let s = self.situation();
-                let stands = contact::part_way(&s, &d.path, (reach / d.path.distance).clamp(0.0, 1.0));
+                let stands = contact::part_way(&s, &OTP, &d.path, (reach / d.path.distance).clamp(0.0, 1.0));
                 self.move_stands(report, d.unit, &stands, true);
                 report.change("6.8", format!("{name}'s special move of {reach:.2}\" falls short of {target} ({:.2}\"): it moves its whole special move", d.path.distance));
                 report.note("6.8", "a special move to contact that cannot reach leaves the unit badly disorganised");
@@ -383,7 +384,7 @@ impl Game {
             report.note("9.5", format!("{target} does not countercharge"));
             return None;
         }
-        let back = contact::charge_path(&table.situation, t, a);
+        let back = contact::charge_path(&table.situation, t, a, &OTP);
         match melee::countercharge(table, &self.charts, t, a, &back) {
             Err((rule, reason)) => {
                 report.note(&rule, format!("{target} cannot countercharge: {reason}"));
@@ -560,7 +561,7 @@ impl Game {
             return Moved { inches: 0.0, charged: false };
         }
         let s = self.situation();
-        let half = contact::part_way(&s, &d.path, 0.5);
+        let half = contact::part_way(&s, &OTP, &d.path, 0.5);
         self.move_stands(report, d.unit, &half, true);
         report.change("9.2", format!("{name} fails to close: it closes half the distance ({:.2}\") and stops", d.path.distance / 2.0));
         if a.formation == Formation::Column && infantry(&a) {
@@ -580,7 +581,7 @@ impl Game {
         let s = self.situation();
         let index = self.index(&s, unit);
         let full = self.normal_move(unit, Formation::Column);
-        let plan = plan_move(&s, index, &[MoveStep::ChangeFormation(Formation::Line)], Allowance::new(full));
+        let plan = plan_move(&s, index, &[MoveStep::ChangeFormation(Formation::Line)], Allowance::new(full), &OTP);
         if plan.legal() && plan.doubled_up.is_none() {
             self.place(unit, &plan.stands, plan.formation);
             report.change("9.2", format!("{name} deploys into line"));
@@ -604,7 +605,7 @@ impl Game {
         let (name, target) = (self.unit(d.unit).name.clone(), self.unit(d.target).name.clone());
         let s = self.situation();
         let mut gap = FIREFIGHT_GAP.min(d.path.original_distance);
-        self.move_stands(report, d.unit, &contact::short_of_contact(&s, &d.path, gap), true);
+        self.move_stands(report, d.unit, &contact::short_of_contact(&s, &OTP, &d.path, gap), true);
         // 9.3: it stops 2" off, or at its visibility in woods if that is less (8.7): its own
         // roll, made where it would stop, which also fixes what it sees when it fires.
         let seen = {
@@ -620,7 +621,7 @@ impl Game {
         if let Some(v) = visibility.filter(|&v| v < gap) {
             gap = v.max(0.0);
             let s = self.situation();
-            self.move_stands(report, d.unit, &contact::short_of_contact(&s, &d.path, gap), true);
+            self.move_stands(report, d.unit, &contact::short_of_contact(&s, &OTP, &d.path, gap), true);
         }
         let moved = (d.path.distance - gap).max(0.0);
         let why = match visibility {

@@ -22,7 +22,8 @@ use crate::scenario::model::{Arm, Formation};
 use crate::table::footprint::bearing_vector;
 use crate::table::geom::EPS;
 use crate::table::movement::MoveReport;
-use crate::table::range::{small_arms_range, unit_distance};
+use crate::rules::otp::fire::range::small_arms_range;
+use crate::table::range::unit_distance;
 use crate::table::situation::Situation;
 
 /// The side's general facing: the mean facing of its infantry (None without infantry).

@@ -32,6 +32,7 @@ pub mod describe;
 pub mod drivers;
 pub mod fire;
 pub mod morale;
+pub mod move_rules;
 pub mod operations;
 pub mod rebuild;
 pub mod report;

@@ -14,6 +14,7 @@ use super::Game;
 use crate::rules::otp::charts::{ArmClass, MoraleResult};
 use crate::scenario::model::{Formation, UnitType};
 use crate::table::geom::EPS;
+use super::move_rules::OTP;
 use crate::table::movement::{Allowance, MoveReport, MoveStep, plan_move};
 
 /// One part of an operation.
@@ -393,7 +394,7 @@ impl Game {
         let s = self.situation();
         let name = &self.unit(unit).name;
         let index = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
-        let plan = plan_move(&s, index, steps, allowance);
+        let plan = plan_move(&s, index, steps, allowance, &OTP);
         if let Some(p) = &plan.problem {
             return refuse(p.section, format!("{name}, step {}: {}", p.step + 1, p.reason));
         }
@@ -515,6 +516,9 @@ impl Game {
     /// A change of formation judged (4.3, 3.x, 5.3–5.5, 6.2, 7.7), nothing changed.
     fn validate_formation(&self, name: &str, to: Formation) -> Result<(Entity, Permit, MoveReport, Vec<&'static Operation>), Refusal> {
         let unit = self.find_unit(name)?;
+        if let Some(r) = super::move_rules::unknown_formation(to) {
+            return refuse(r.section, r.reason);
+        }
         let p = self.permit(unit, &[Activity::Form(to)])?;
         self.formation_allowed(unit, to)?;
         // Artillery pays for limbering out of its limbered move (3.3); others out of their start move.
@@ -740,6 +744,23 @@ mod tests {
         refused(&mut g, Action::ChangeFormation { unit: "71st Light Company".into(), formation: Formation::Line }, "5.5");
         refused(&mut g, Action::Move { unit: "71st Light Company".into(), steps: vec![MoveStep::ChangeFormation(Formation::Column), MoveStep::Forward(1.0)] }, "5.5");
         ok(&mut g, Action::Move { unit: "71st Light Company".into(), steps: vec![MoveStep::Forward(1.0)] });
+    }
+
+    // OTP 5.0: the other rule sets' formations (wedge, square...) are not OTP's: refused with
+    // 5.0 whether asked as a change of formation or as a step of a move, and nothing changes.
+    #[test]
+    fn formations_of_other_rule_sets_are_refused() {
+        let mut g = teaching(3);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Webster's Brigade");
+        for f in Formation::ALL.into_iter().filter(|f| !Formation::OTP.contains(f)) {
+            let r = refused(&mut g, Action::ChangeFormation { unit: "33rd Foot".into(), formation: f }, "5.0");
+            assert!(r.reason.contains(crate::table::words::formation(f)), "{r}");
+            assert_eq!(g.check_formation("33rd Foot", f).map_err(|r| r.rule), Err("5.0".into()));
+            refused(&mut g, Action::Move { unit: "33rd Foot".into(), steps: vec![MoveStep::ChangeFormation(f)] }, "5.0");
+        }
+        // OTP's own formations are judged by their own rules, not 5.0's list.
+        assert!(g.check_formation("33rd Foot", Formation::Column).is_ok());
     }
 
     // OTP 7.7 (optional): with civilian drivers unlimbered artillery never limbers; 7.6

@@ -12,7 +12,8 @@ use super::Game;
 use crate::rules::otp::charts::RebuildRefusal;
 use crate::scenario::basing;
 use crate::scenario::spawn::Stand;
-use crate::table::range::{small_arms_range, unit_distance};
+use crate::rules::otp::fire::range::small_arms_range;
+use crate::table::range::unit_distance;
 
 impl Game {
     /// 11.0: the nearest enemy with small arms in range of the unit, if any: (name, distance, range).

@@ -19,6 +19,7 @@ use super::Game;
 use crate::rules::dice::DiceKind;
 use crate::table::footprint::Footprint;
 use crate::table::geom::EPS;
+use super::move_rules::OTP;
 use crate::table::movement::{Allowance, MoveReport, MoveStep, plan_move};
 
 impl Game {
@@ -85,14 +86,14 @@ impl Game {
             let mut shorter = None;
             for _ in 0..6 {
                 let cut = truncate(steps, &plan, cut_at, &start);
-                let try_plan = plan_move(&s, index, &cut, allowance);
+                let try_plan = plan_move(&s, index, &cut, allowance, &OTP);
                 if try_plan.legal() && try_plan.doubled_up.is_none() && try_plan.spent <= limit + EPS {
                     shorter = Some(try_plan);
                     break;
                 }
                 cut_at -= (try_plan.spent - limit).max(0.1);
             }
-            let shorter = shorter.unwrap_or_else(|| plan_move(&s, index, &[], allowance));
+            let shorter = shorter.unwrap_or_else(|| plan_move(&s, index, &[], allowance, &OTP));
             report.change("6.8", format!("the steps ask for {:.2}\" but the roll allows {limit:.2}\": {name} stops after {:.2}\"", plan.spent, shorter.spent));
             shorter
         };

@@ -11,6 +11,7 @@ use crate::rules::otp::charts::ArmClass;
 use crate::scenario::model::DisorderType;
 use crate::table::geom::{EPS, point_along, polyline_length};
 use crate::table::footprint::Footprint;
+use super::move_rules::OTP;
 use crate::table::movement::{Allowance, MoveReport, MoveStep, StandMove, plan_move};
 
 /// Steps that carry the unit over the ground (and so through terrain).
@@ -118,7 +119,7 @@ impl Game {
             let mut cut_steps = Vec::new();
             for _ in 0..4 {
                 cut_steps = truncate(steps, &plan, cut_at, &start);
-                let shorter = plan_move(&s, index, &cut_steps, allowance);
+                let shorter = plan_move(&s, index, &cut_steps, allowance, &OTP);
                 if shorter.legal() && shorter.doubled_up.is_none() && shorter.spent <= limit + EPS {
                     report.change("6.6", format!("{} halts after {:.2}\" ({terrain})", u.name, shorter.spent));
                     return shorter;
@@ -127,9 +128,9 @@ impl Game {
             }
             // The cut could not be planned: stop before the step that went too far.
             let before: Vec<MoveStep> = cut_steps.iter().take(cut_steps.len().saturating_sub(1)).cloned().collect();
-            let stop = plan_move(&s, index, &before, allowance);
+            let stop = plan_move(&s, index, &before, allowance, &OTP);
             report.change("6.6", format!("{} halts after {:.2}\" ({terrain})", u.name, stop.spent));
-            return if stop.legal() { stop } else { plan_move(&s, index, &[], allowance) };
+            return if stop.legal() { stop } else { plan_move(&s, index, &[], allowance, &OTP) };
         }
         plan
     }

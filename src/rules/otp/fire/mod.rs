@@ -19,8 +19,10 @@ mod apply;
 pub mod cover;
 mod odds;
 mod plan;
+pub mod range;
 mod report;
 mod resolve;
+pub mod shot;
 mod state;
 
 use std::fmt;

@@ -11,7 +11,8 @@ use super::{FireContext, FireOccasion, Refusal};
 use crate::rules::otp::charts::fire::Visibility;
 use crate::rules::otp::charts::{Ammo, ArtilleryBand, Charts, FireColumn, FireKind, FireModifierId as Id};
 use crate::scenario::model::{Arm, Cover, Formation, GunSize, UnitType, WoodsDensity};
-use crate::table::fire::{FireGeometry, FireOptions, StandFire, canister_masked_by, fire_geometry, split_fire, targets};
+use super::range::{FIRE, canister_masked_by};
+use crate::table::fire::{FireGeometry, FireOptions, StandFire, fire_geometry, split_fire, targets};
 use crate::table::geom::EPS;
 use crate::table::situation::{Situation, UnitInfo};
 
@@ -54,7 +55,7 @@ pub(crate) struct Volley {
 pub fn fire_options(s: &Situation, charts: &Charts, firer: usize, target: usize, ball: bool) -> FireOptions {
     let gun = s.unit(firer).gun().is_some();
     let elevated = gun && s.unit_elevation(firer) > s.unit_elevation(target);
-    FireOptions { extra_range: if elevated { charts.fire.elevation_bonus.value } else { 0.0 }, ball: gun && ball }
+    FireOptions { rules: &FIRE, extra_range: if elevated { charts.fire.elevation_bonus.value } else { 0.0 }, ball: gun && ball }
 }
 
 fn quoted(u: &UnitInfo) -> String {

@@ -28,7 +28,7 @@ pub fn resolve_split(ctx: &FireContext, charts: &Charts, dice: &mut Dice) -> Res
         return resolve(ctx, charts, dice).map(|r| vec![r]);
     }
     let s = ctx.situation();
-    let opts = FireOptions { ball: s.unit(ctx.firer).gun().is_some() && ctx.ammo == crate::rules::otp::charts::Ammo::Ball, extra_range: 0.0 };
+    let opts = FireOptions { rules: &super::range::FIRE, ball: s.unit(ctx.firer).gun().is_some() && ctx.ammo == crate::rules::otp::charts::Ammo::Ball, extra_range: 0.0 };
     let split = split_fire(s, ctx.firer, opts);
     if split.is_empty() {
         return resolve(ctx, charts, dice).map(|r| vec![r]);

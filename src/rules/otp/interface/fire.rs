@@ -82,6 +82,24 @@ impl Game {
         }
     }
 
+    /// 8.3: small arms have a close range, 2" or less (none for guns or a unit without a weapon).
+    pub(super) fn close_range_band(&self, unit: Entity) -> Option<RangeBand> {
+        let u = self.world().get::<Unit>(unit)?;
+        (u.weapon.is_some() && !matches!(u.arm, Arm::Artillery { .. })).then(|| {
+            let r = crate::rules::otp::fire::range::CLOSE_RANGE;
+            RangeBand { label: format!("close ≤ {r}\" (8.3)"), reach: r, cite: cited(RuleSetId::Otp, "8.3") }
+        })
+    }
+
+    /// 8.4: guns with friends in their arc at short range may not fire canister.
+    pub(super) fn canister_notes(&self, unit: Entity) -> Vec<String> {
+        let Some(u) = self.world().get::<Unit>(unit).filter(|u| matches!(u.arm, Arm::Artillery { .. })) else { return Vec::new() };
+        let s = crate::table::situation::Situation::from_world(self.world());
+        let Ok(i) = s.find(&u.name) else { return Vec::new() };
+        let masked = crate::rules::otp::fire::range::canister_masked_by(&s, i);
+        if masked.is_empty() { Vec::new() } else { vec![format!("no canister: {} in arc at short range (8.4)", masked.join(", "))] }
+    }
+
     /// 8.11: the enfilade modifiers of the FIRE chart (small arms and canister; ball).
     pub(super) fn enfilade_factors_of(&self, unit: Entity, ball: bool) -> Vec<Factor> {
         let chart = &self.charts().fire;

@@ -156,6 +156,18 @@ impl Engine for Game {
     fn fire_bands(&self, unit: Entity) -> Vec<RangeBand> {
         self.unit_fire_bands(unit)
     }
+    fn move_rules(&self) -> &'static crate::table::movement::MoveRules {
+        &super::engine::move_rules::OTP
+    }
+    fn fire_rules(&self) -> &'static crate::table::fire::FireRules {
+        &super::fire::range::FIRE
+    }
+    fn close_range(&self, unit: Entity) -> Option<RangeBand> {
+        self.close_range_band(unit)
+    }
+    fn arc_notes(&self, unit: Entity) -> Vec<String> {
+        self.canister_notes(unit)
+    }
     fn aim_of(&self, action: &Action) -> Option<Aim> {
         self.aim(action)
     }

@@ -33,7 +33,7 @@ fn attacker() -> UnitInfo {
 
 /// The attacker's charge, and the melee with the attacker moved into contact.
 fn charge(t: &MeleeTable, a: usize, d: usize) -> (ChargePath, Melee) {
-    let path = charge_path(&t.situation, a, d);
+    let path = charge_path(&t.situation, a, d, &crate::rules::otp::engine::move_rules::OTP);
     let placed = t.with_stands(a, &path.stands);
     let m = assess(&placed, charts(), &[a], &[d], &[ChargeFacts::from(&path)]);
     (path, m)
@@ -48,14 +48,14 @@ fn closure_front_rolls_flank_and_rear_close_automatically() {
     // OTP 9.1: front: D10 (0–9) + modifiers ≤ CV. Line infantry CV 5, no modifiers: 0..=5 close,
     // 6 faces of 10 = 0.6.
     let t = table_of(vec![target(), attacker()], vec![]);
-    let path = charge_path(&t.situation, 1, 0);
+    let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
     let c = closure(&t, charts(), 1, 0, &path).unwrap();
     assert_eq!((c.zone, c.automatic, c.cv, c.total_modifier), (AttackZone::Front, false, 5, 0));
     assert!((c.probability - 0.6).abs() < 1e-12);
     // OTP 9.1: from the flank or rear, no roll.
     for (at, facing, zone) in [(v(32.0, 18.0), 270.0, AttackZone::Flank), (v(20.0, 12.0), 0.0, AttackZone::Rear)] {
         let t = table_of(vec![target(), UnitInfo::foot("A", 0, 8, Formation::Line, at, facing)], vec![]);
-        let path = charge_path(&t.situation, 1, 0);
+        let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
         let c = closure(&t, charts(), 1, 0, &path).unwrap();
         assert_eq!((c.zone, c.automatic, c.probability), (zone, true, 1.0));
     }
@@ -68,7 +68,7 @@ fn closure_modifiers_from_the_chart() {
     let mut t = table_of(vec![target(), attacker()], vec![]);
     t.fire.units[1].morale_marker = true;
     t.fire.units[0].morale_marker = true;
-    let path = charge_path(&t.situation, 1, 0);
+    let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
     let c = closure(&t, charts(), 1, 0, &path).unwrap();
     assert_eq!(names(&c.modifiers, |m| &m.name), vec!["disordered", "target_disordered"]);
     assert_eq!(c.total_modifier, charts().melee.closure(ClosureModifierIdAlias::Disordered) + charts().melee.closure(ClosureModifierIdAlias::TargetDisordered));
@@ -84,13 +84,13 @@ fn artillery_never_initiates_and_a_column_needs_a_leader() {
     // OTP 7.2: artillery may never roll for closure.
     let guns = UnitInfo::battery("Guns", 0, GunSize::Medium, 2, Formation::Unlimbered, v(20.0, 30.0), 180.0);
     let t = table_of(vec![target(), guns], vec![]);
-    let path = charge_path(&t.situation, 1, 0);
+    let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
     assert_eq!(closure(&t, charts(), 1, 0, &path).unwrap_err().0, "7.2");
     // OTP 5.1, 9.1: a column rolls only with a leader attached, and then -1 (chart) and his
     // rating (Exceptional -2 on the roll): CV 5, D10 - 3 ≤ 5 closes on every face but 9: 0.9.
     let column = UnitInfo::foot("Column", 0, 12, Formation::Column, v(20.0, 30.0), 180.0);
     let mut t = table_of(vec![target(), column], vec![]);
-    let path = charge_path(&t.situation, 1, 0);
+    let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
     assert_eq!(closure(&t, charts(), 1, 0, &path).unwrap_err().0, "5.1");
     t.sheets[1].leaders.push(Leader { name: "Greene".into(), rating: Some(Rating::Exceptional) });
     let c = closure(&t, charts(), 1, 0, &path).unwrap();
@@ -99,7 +99,7 @@ fn artillery_never_initiates_and_a_column_needs_a_leader() {
     assert!((c.probability - 0.9).abs() < 1e-12);
     // Same side: no melee.
     let t = table_of(vec![target(), UnitInfo::foot("Friend", 1, 8, Formation::Line, v(20.0, 30.0), 180.0)], vec![]);
-    let path = charge_path(&t.situation, 1, 0);
+    let path = charge_path(&t.situation, 1, 0, &crate::rules::otp::engine::move_rules::OTP);
     assert_eq!(closure(&t, charts(), 1, 0, &path).unwrap_err().0, "9.0");
 }
 
@@ -111,13 +111,13 @@ fn countercharge_counts_a_marker_as_disordered() {
     let horse = UnitInfo::sketch("Horse", 1, UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, v(20.0, 20.0), 0.0);
     let mut t = table_of(vec![horse, attacker()], vec![]);
     t.fire.units[0].morale_marker = true;
-    let back = charge_path(&t.situation, 0, 1);
+    let back = charge_path(&t.situation, 0, 1, &crate::rules::otp::engine::move_rules::OTP);
     let c = countercharge(&t, charts(), 0, 1, &back).unwrap();
     assert_eq!(names(&c.modifiers, |m| &m.name), vec!["disordered", "cavalry_in_open"]);
     assert!((c.probability - 0.6).abs() < 1e-12 && !c.automatic);
     // Infantry does not countercharge.
     let t = table_of(vec![target(), attacker()], vec![]);
-    let back = charge_path(&t.situation, 0, 1);
+    let back = charge_path(&t.situation, 0, 1, &crate::rules::otp::engine::move_rules::OTP);
     assert_eq!(countercharge(&t, charts(), 0, 1, &back).unwrap_err().0, "9.5");
 }
 
@@ -275,7 +275,7 @@ fn every_defender_has_an_attacker_and_attached_guns_join() {
     let mut gun = UnitInfo::battery("Gun", 1, GunSize::Light, 2, Formation::Unlimbered, v(24.5, 20.0), 0.0);
     gun.attached_to = Some("Right".into());
     let t = table_of(vec![left, right, gun, attacker()], vec![]);
-    let path = charge_path(&t.situation, 3, 0);
+    let path = charge_path(&t.situation, 3, 0, &crate::rules::otp::engine::move_rules::OTP);
     let placed = t.with_stands(3, &path.stands);
     let m = assess(&placed, charts(), &[3], &[0, 1], &[ChargeFacts::from(&path)]);
     let defenders = names(&m.defender.units, |u| &u.name);

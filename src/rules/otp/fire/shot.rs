@@ -4,10 +4,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::fire::{FireOptions, fire_geometry};
-use super::range::{ArtilleryBand, artillery_band, is_close_range};
-use super::sight::WoodsOnLine;
-use super::situation::Situation;
+use super::range::{ArtilleryBand, FIRE, artillery_band, is_close_range};
+use crate::table::fire::{FireOptions, fire_geometry};
+use crate::table::sight::WoodsOnLine;
+use crate::table::situation::Situation;
 
 /// The geometry of one unit firing on another, as the CLI prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,7 +41,7 @@ pub struct ShotGeometry {
 /// `firer` fires on `target` (unit names), with no elevation bonus and small arms or canister
 /// sight (artillery ball over lower units: use `shot_with`).
 pub fn shot(situation: &Situation, firer: &str, target: &str) -> Result<ShotGeometry, String> {
-    shot_with(situation, firer, target, FireOptions::default())
+    shot_with(situation, firer, target, FireOptions::new(&FIRE))
 }
 
 pub fn shot_with(situation: &Situation, firer: &str, target: &str, opts: FireOptions) -> Result<ShotGeometry, String> {
@@ -92,7 +92,7 @@ impl fmt::Display for ShotGeometry {
         } else {
             writeln!(f, "line of sight:  blocked by {}", self.blocked_by.join(", "))?;
         }
-        let roll = if self.woods_in >= 1.0 - super::geom::EPS { " (visibility roll needed, 8.7)" } else { "" };
+        let roll = if self.woods_in >= 1.0 - crate::table::geom::EPS { " (visibility roll needed, 8.7)" } else { "" };
         writeln!(f, "woods:          {:.2}\"{roll}", self.woods_in)?;
         for w in &self.woods_on_line {
             writeln!(f, "                {w} (8.7)")?;
