@@ -380,16 +380,16 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, rules: 
                 return ExitCode::FAILURE;
             }
         },
-        (Opening::Saved { save, source }, Some(r)) if save.rules != r => {
-            eprintln!("{source}: this game was played under {:?} ({}), not {r:?}: a save is played under the rule set it names", save.rules, save.rules.title());
+        (Opening::Saved { text, source, .. }, Some(r)) if engine::SaveHeader::read(&text, &source).is_ok_and(|h| h.rules != r) => {
+            let played = engine::SaveHeader::read(&text, &source).map(|h| h.rules).unwrap_or_default();
+            eprintln!("{source}: this game was played under {played:?} ({}), not {r:?}: a save is played under the rule set it names", played.title());
             return ExitCode::FAILURE;
         }
         (o, Some(_)) => o,
     };
-    if let Opening::Saved { save, source } = &opening {
-        let changed = save.scenario_changes();
+    if let Opening::Saved { source, changed, .. } = &opening {
         if !changed.is_empty() {
-            let message = engine::changed_message(source, &changed);
+            let message = engine::changed_message(source, changed);
             if !force {
                 eprintln!("{message}; --force plays it anyway");
                 return ExitCode::FAILURE;

@@ -198,10 +198,9 @@ pub(crate) fn judge_targets(engine: &dyn Engine, firer: Entity, aim: Aim, pick: 
         .collect()
 }
 
-/// The order that sends an engine action. `Order` carries On to Philadelphia's words until the
-/// session holds any engine; then this is `Order(action)`.
+/// The order that sends an engine action.
 fn order_of(session: &Session, action: &Action) -> Option<Order> {
-    session.game.own_words(action).ok().map(Order)
+    session.to_order(action.clone())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -271,8 +270,7 @@ fn outcomes(mut applied: MessageReader<Applied>, mut refused: MessageReader<Refu
         }
     }
     for r in refused.read() {
-        // (`Refused` carries On to Philadelphia's words until the session holds any engine.)
-        let action = Action::Otp(r.action.clone());
+        let action = r.action.clone();
         if engine.aim_of(&action).is_some() {
             t.refusal = Some((action.to_string(), r.refusal.clone()));
         }
@@ -917,6 +915,7 @@ mod tests {
     }
 
     fn app(game: Game) -> App {
+        let game: Box<dyn crate::rules::engine::Engine> = Box::new(game);
         let mut app = App::new();
         app.add_plugins(MinimalPlugins)
             .init_resource::<Selection>()

@@ -106,10 +106,7 @@ pub fn run(opening: session::Opening, options: RunOptions) {
     // the window as a player has it: drawn only when something happens.
     let winit = if options.screenshot.is_some() && screenshot::idle_seconds().is_none() { WinitSettings::continuous() } else { WinitSettings::desktop_app() };
     let window = Window {
-        title: title(match &opening {
-            session::Opening::Scenario { scenario, .. } => &scenario.name,
-            session::Opening::Saved { save, .. } => &save.scenario.name,
-        }),
+        title: title(&opening.scenario().name),
         resolution: WindowResolution::new(1280, 800),
         ..default()
     };

@@ -113,16 +113,14 @@ fn names(action: &Action, name: &str) -> bool {
     }
 }
 
-/// The order `Order` carries, from the common words. `Order` and `Refused` still carry OTP's
-/// words while `Session.game` is OTP's `Game`: these two are the only places that convert, and
-/// become `Order(action)` / `Refused { action, refusal }` when they carry the common Action.
+/// The order that applies `action`.
 pub(crate) fn order(session: &Session, action: Action) -> Option<Order> {
-    session.game.own_words(&action).ok().map(Order)
+    session.to_order(action)
 }
 
-/// A refusal as `Refused` carries it (see [`order`]).
-fn refused_message(session: &Session, action: Action, refusal: Refusal) -> Option<Refused> {
-    session.game.own_words(&action).ok().map(|action| Refused { action, refusal })
+/// A refusal as the window reports it (the drag's own verdict, from the engine's check).
+fn refused_message(_session: &Session, action: Action, refusal: Refusal) -> Option<Refused> {
+    Some(Refused { action, refusal })
 }
 
 /// The selected unit of the phasing brigade, which a drag moves by order.
