@@ -636,6 +636,34 @@ fn shell_checks(display: &str, dir: &Path) -> Vec<Check> {
     checks
 }
 
+/// Issue 14: the window plays a second rule set through the engine interface alone. The tiny
+/// test rules' scenario opens under its own rules; a move and the end of a player-turn sent as
+/// the mouse sends them are applied by the tiny engine and saved as a tiny game (TINY 1, 2).
+fn tiny_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good/tiny.ron");
+    let png = dir.join("window-tiny.png");
+    let save = dir.join("window-tiny.ron");
+    let _ = std::fs::remove_file(&save);
+    let orders = r#"[Move(unit: "Blue Foot", steps: [Forward(3.0)]), Next]"#;
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "Blue Foot")];
+    let ran = play_screenshot_of(display, Some(&scenario), &png, &env);
+    let mut out = vec![check("tiny_rules_open_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("tiny_rules_save_names_their_rule_set", text.contains("rules: Tiny"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let moved = otp::rules::engine::load_save(&text, "window-tiny.ron").ok().and_then(|game| {
+        let start = otp::rules::engine::open(otp::rules::cite::RuleSetId::Tiny, otp::scenario::load(&scenario).ok()?, 1).ok()?;
+        let front = |g: &dyn otp::rules::engine::Engine| {
+            let w = g.world();
+            let unit = w.try_query::<&otp::scenario::spawn::Unit>()?.iter(w).find(|u| u.name == "Blue Foot")?.clone();
+            w.get::<Footprint>(unit.stands[0]).map(|f| f.front_centre())
+        };
+        Some((game.action_count(), front(game.as_ref())? - front(start.as_ref())?))
+    });
+    out.push(check("tiny_rules_play_the_mouse_orders", moved.is_some_and(|(n, d)| n == 2 && (d.y - 3.0).abs() < 0.01 && d.x.abs() < 0.01), || format!("(actions, moved) = {moved:?}")));
+    out
+}
+
 fn main() -> ExitCode {
     println!("\nrunning window test (otp play --screenshot on the default scenario)");
     let mut _server = None;
@@ -719,6 +747,7 @@ fn main() -> ExitCode {
         }
         Err(e) => checks.push(check("xvfb_1024x640_starts", false, || e)),
     }
+    checks.extend(tiny_checks(&display, &dir));
     checks.extend(orders_checks(&display, &dir));
     checks.extend(shell_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());

@@ -132,7 +132,6 @@ mod tests {
     use super::*;
     use crate::rules::cite::RuleSetId;
     use crate::scenario::model::{Arm, GunSize, UnitType, Weapon};
-    use crate::rules::otp::fire::range::artillery_band;
     use crate::ui::overlays::testing::{table, v};
 
     /// The fire bands the engine gives a unit of the teaching battle.
@@ -152,11 +151,6 @@ mod tests {
         assert_eq!(edges, vec![(0.0, 9.0), (9.0, 18.0), (18.0, 24.0)]);
         assert_eq!(b.iter().map(|x| x.3.as_str()).collect::<Vec<_>>(), ["short 0–9\"", "medium 10–18\"", "long 19–24\""]);
         assert_eq!(b.iter().map(|x| x.2).collect::<Vec<_>>(), colours::ARC_FILL.to_vec(), "near to far");
-        for (r0, r1, ..) in &b {
-            let band = artillery_band(GunSize::Medium, (r0 + r1) / 2.0, 0.0);
-            assert!(band.is_some());
-        }
-        assert_eq!(artillery_band(GunSize::Medium, 9.25, 0.0).map(|b| b.to_string()).as_deref(), Some("medium"));
     }
 
     /// The rule set's fire rules and a unit's close range, as the engine gives them.
