@@ -149,10 +149,12 @@ fn sheet(
                     None => format!("Commands the {} army", sides.iter().find(|s| s.index == c.side).map(|s| s.name.clone()).unwrap_or_default()),
                 };
                 ui.label(RichText::new(role).weak().italics());
+                // The engine's record of the leader, every line with its rule.
+                let leader_rows = session.game_entity(ce).map(|g| session.engine().sheet(g)).unwrap_or_default();
                 egui::Grid::new("commander_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
-                    row(ui, "Kind", format!("{:?}", c.kind));
-                    row(ui, "Rating", rating_text(c.rating));
-                    row(ui, "Morale passes used", c.morale_passes_used.to_string());
+                    for r in &leader_rows {
+                        sheet_row(ui, r, &units, &mut None);
+                    }
                 });
                 orders_ui_commander(ui, session, ce, &c.name, &mut state, &mut sent);
             });
@@ -208,13 +210,12 @@ fn sheet(
             if let Some(b) = brigade {
                 section(ui, "Brigade commander");
                 let c = commanders.get(b.commander).ok();
+                let leader_rows = session.as_ref().and_then(|s| s.game_entity(b.commander).map(|g| s.engine().sheet(g))).unwrap_or_default();
                 egui::Grid::new("commander_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
                     row(ui, "Name", RichText::new(c.map(|c| c.name.clone()).unwrap_or_default()).strong());
-                    row(ui, "Kind", c.map(|c| format!("{:?}", c.kind)).unwrap_or_default());
-                    let rating = c.and_then(|c| c.rating);
-                    let text = RichText::new(rating_text(rating));
-                    row(ui, "Rating", if rating.is_some() { text.strong() } else { text.italics().weak() });
-                    row(ui, "Morale passes used", c.map(|c| c.morale_passes_used.to_string()).unwrap_or_default());
+                    for r in &leader_rows {
+                        sheet_row(ui, r, &units, &mut select);
+                    }
                 });
 
                 section(ui, &format!("{} (chit {})", b.name, b.chit));
@@ -234,7 +235,7 @@ fn sheet(
                 mates.sort_by_key(|(e, u)| (listed.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
                 for (e, u) in mates {
                     ui.horizontal(|ui| {
-                        let text = format!("{} — {} figs, CV {}{}", u.name, u.figures, u.cv, marks(e));
+                        let text = format!("{} — {} figs{}", u.name, u.figures, marks(e));
                         if ui.selectable_label(e == entity, text).clicked() {
                             select = Some(Some(e));
                         }

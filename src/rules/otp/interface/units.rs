@@ -343,6 +343,18 @@ impl Game {
     /// The OTP 4.2 unit sheet: type, arm, CV, weapons, figures, stands, formation, initial
     /// volley (8.5), rebuild attempts (4.4), morale (10.1), attached guns (7.5).
     pub(super) fn sheet_rows(&self, unit: Entity) -> Vec<SheetRow> {
+        if let Some(c) = self.world().get::<crate::scenario::spawn::Commander>(unit) {
+            // A commander's record: his kind, his rating (rolled at the start, 2.0, 4.2) and the
+            // morale passes it gives (10.4).
+            let row = |label: &str, value: String, rule: &str| SheetRow { label: label.into(), value, cite: Some(otp(rule)), tone: None };
+            let rating = c.rating.map_or_else(|| "not yet rolled".to_string(), |r| format!("{r:?}"));
+            return vec![
+                row("Kind", format!("{:?}", c.kind), "4.2"),
+                SheetRow { tone: c.rating.is_none().then_some(Tone::Info), ..row("Rating", rating, "2.0") },
+                row("Morale passes used", c.morale_passes_used.to_string(), "10.4"),
+                row("Morale passes left", self.passes_left(unit).to_string(), "10.4"),
+            ];
+        }
         if !self.is_unit(unit) {
             return Vec::new();
         }
@@ -460,6 +472,20 @@ mod tests {
         let badges = Engine::badges(&g, m);
         assert_eq!(badges.len(), 1);
         assert_eq!((badges[0].meaning.as_str(), badges[0].cite.as_deref(), badges[0].tone), ("Morale Marker", Some("OTP 10.1"), Tone::Bad));
+    }
+
+    // OTP 2.0, 4.2, 10.4: a commander's record is the engine's too: his rating (rolled at the
+    // start) and the morale passes it gives.
+    #[test]
+    fn a_commanders_sheet_has_his_rating_and_passes() {
+        let mut g = teaching(3);
+        let c = g.commanders().next().map(|(e, _)| e).unwrap();
+        assert_eq!(row(&Engine::sheet(&g, c), "Rating").value, "not yet rolled");
+        ok(&mut g, OtpAction::StartGame);
+        let rows = Engine::sheet(&g, c);
+        let rating = g.commander(c).rating.expect("rolled at the start");
+        assert_eq!((row(&rows, "Rating").value.clone(), row(&rows, "Rating").cite.as_deref()), (format!("{rating:?}"), Some("OTP 2.0")));
+        assert_eq!(row(&rows, "Morale passes left").value, g.passes_left(c).to_string());
     }
 
     // OTP 6.1, 5.1: a unit's reach is the MOVEMENT chart's line for its formation, with its
