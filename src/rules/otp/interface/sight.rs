@@ -108,3 +108,31 @@ impl Game {
         Some(SightReadout { rows, woods_tag })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::engine::{Engine, Mark};
+    use crate::rules::otp::engine::testing::teaching;
+
+    // OTP 8.4, 8.7, 8.8: the teaching battle's guns on the ridge at the 23rd Foot: medium range,
+    // a clear line across the Wheat Field (tall crops, seen as light woods) calling for a
+    // visibility roll; each row cites its rule, and the woods are named and measured as `otp
+    // fire` gives them (#13 item 11: one figure and one name everywhere).
+    #[test]
+    fn the_readout_cites_its_rules_and_agrees_with_otp_fire() {
+        let g = teaching(1);
+        let engine: &dyn Engine = &g;
+        let (guns, foot) = (g.unit_entity("Continental Artillery").unwrap(), g.unit_entity("23rd Foot").unwrap());
+        let r = engine.sight_readout(guns, foot, false).unwrap();
+        let row = |section: &str| r.rows.iter().find(|x| x.rule.as_deref() == Some(&format!("OTP {section}")[..])).unwrap_or_else(|| panic!("{section}: {r:?}"));
+        assert_eq!((row("8.4").mark, row("8.8").mark, row("8.7").mark), (Mark::Yes, Mark::Yes, Mark::Warn));
+        assert!(row("8.4").text.contains("medium range 10–18\" (8.4)"), "{r:?}");
+        assert!(r.rows.iter().all(|x| x.rule.as_ref().is_some_and(|c| x.text.contains(&format!("{})", c.trim_start_matches("OTP "))))), "each row ends with its rule: {r:?}");
+        let cli = crate::rules::otp::cli::fire_command_text(&crate::scenario::default_scenario(), "Continental Artillery", "23rd Foot", false).unwrap().answer;
+        let label = row("8.7").text.split('(').nth(1).unwrap().split(')').next().unwrap().to_string();
+        assert!(label.starts_with("Wheat Field — tall crops, seen as light woods, ") && cli.contains(&label), "{label} in {cli}");
+        assert_eq!(r.woods_tag.as_deref(), Some(&format!("⚠ {label}: visibility roll (8.7)")[..]));
+        // Not a unit: no readout.
+        assert!(engine.sight_readout(guns, bevy::ecs::entity::Entity::PLACEHOLDER, false).is_none());
+    }
+}
