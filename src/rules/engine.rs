@@ -122,6 +122,12 @@ pub trait Engine: Send + Sync + 'static {
     fn enfilade_factors(&self, _unit: Entity, _ball: bool) -> Vec<Factor> {
         Vec::new()
     }
+    /// What the sight overlay prints for `firer` looking at the enemy `target` (range and band,
+    /// arc, line of sight, woods, enfilade, close range...), each row with its rule; `ball`: a gun
+    /// firing solid shot. `None` when the rule set gives no readout (the lines are still drawn).
+    fn sight_readout(&self, _firer: Entity, _target: Entity, _ball: bool) -> Option<SightReadout> {
+        None
+    }
 
     // ---- a unit's turn and reach (orders, the unit sheet, the movement overlay) ----
     // A leader (a commander's entity) is asked the same way: `movement` is his ride,
@@ -433,6 +439,46 @@ impl std::fmt::Display for Preview {
 pub enum Aim {
     Fire,
     Charge,
+}
+
+/// The sight overlay's readout for one firer and one target ([`Engine::sight_readout`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SightReadout {
+    /// One row a question, in the rule set's words, each ending with its rule ("line of sight
+    /// clear (8.8)").
+    pub rows: Vec<SightRow>,
+    /// The tag on the sight line whose woods decide a visibility roll, when woods are on it
+    /// ("⚠ Wheat Field …: visibility roll (8.7)").
+    pub woods_tag: Option<String>,
+}
+
+/// One row of a [`SightReadout`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SightRow {
+    pub mark: Mark,
+    pub text: String,
+    /// The rule the row answers, cited ("OTP 8.8"); `None` for a plain fact.
+    pub rule: Option<String>,
+}
+
+/// How a readout row is marked: ✔ yes, ✖ no, ⚠ a roll to make, • a plain fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Yes,
+    No,
+    Warn,
+    Info,
+}
+
+impl Mark {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Yes => "✔",
+            Mark::No => "✖",
+            Mark::Warn => "⚠",
+            Mark::Info => "•",
+        }
+    }
 }
 
 /// A chart as the dice overlay draws it: the cells around the one a report read.

@@ -352,10 +352,13 @@ impl Teach<'_> {
                 let key: SightKey = (generation, a, b, o.ball);
                 if self.cache.sight.as_ref().is_none_or(|(k, _)| *k != key) {
                     changed = true;
-                    let enfilade = self.engine_unit(selected).map(|(engine, e)| engine.enfilade_factors(e, o.ball)).unwrap_or_default();
-                    let v = sight::view(s, f, t, o.ball, enfilade);
-                    let sc = sight::scene(&v);
-                    self.cache.sight = Some((key, Some((v, sc))));
+                    // The rule set measures and reads the shot; no game, no lines.
+                    let seen = self.engine_unit(selected).zip(self.engine_unit(hovered)).map(|((engine, unit), (_, at))| {
+                        let v = sight::view(s, f, t, o.ball, engine, unit, at);
+                        let sc = sight::scene(&v);
+                        (v, sc)
+                    });
+                    self.cache.sight = Some((key, seen));
                 }
             }
             _ => self.cache.sight = None,

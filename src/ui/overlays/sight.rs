@@ -3,18 +3,19 @@
 //! the blocker named where it blocks; woods on the line measured (8.7); and the readout of range,
 //! arc, enfilade, close range and artillery band.
 //!
-//! The geometry answers every question (`fire::fire_geometry`, `shot::shot_with`, `sight::sight`);
-//! this module only picks which of the lines the rules look along to draw: for each stand the
-//! clear line crossing the least woods, or, when none is clear, the shortest.
+//! The geometry is the table's (`fire::fire_geometry`, `sight::sight`) measured by the rule set's
+//! `FireRules`; this module only picks which of the lines the rules look along to draw: for each
+//! stand the clear line crossing the least woods, or, when none is clear, the shortest. What the
+//! rules make of the shot, the readout and the woods tag, is the engine's
+//! (`Engine::sight_readout`).
 
 use bevy::math::Vec2;
 
 use super::scene::{Prim, Scene, Tag, colours};
-use crate::rules::engine::Factor;
-use crate::scenario::model::{GunSize, Weapon};
-use crate::rules::otp::fire::range::{ArtilleryBand, FIRE, artillery_bands, canister_masked_by, fire_mode, measured_inches, small_arms_range};
-use crate::rules::otp::fire::shot::{ShotGeometry, shot_with};
-use crate::table::arc::FireMode;
+use bevy::ecs::entity::Entity;
+
+pub(crate) use crate::rules::engine::Mark;
+use crate::rules::engine::{Engine, SightReadout};
 use crate::table::fire::{FireOptions, fire_geometry};
 use crate::table::footprint::Footprint;
 use crate::table::geom::{EPS, footprint_interval, polygon_intervals};
@@ -46,16 +47,8 @@ pub(crate) struct SightView {
     pub firer: String,
     pub target: String,
     pub lines: Vec<StandLine>,
-    pub shot: Result<ShotGeometry, String>,
-    pub gun: Option<GunSize>,
-    pub weapon: Option<Weapon>,
-    pub mode: FireMode,
-    pub stands: usize,
-    pub masked: Vec<String>,
-    pub ball: bool,
-    /// What enfilade adds to the firer's fire, as its rule set's chart prints it
-    /// (`Engine::enfilade_factors`).
-    pub enfilade: Vec<Factor>,
+    /// The engine's readout (empty when its rule set gives none).
+    pub readout: SightReadout,
 }
 
 /// Points on the target a sight line may reach: the corners, and along every edge at most 1"
@@ -104,11 +97,11 @@ fn entry(s: &Situation, name: &str, a: Vec2, b: Vec2) -> Option<Vec2> {
     best.map(|t| a.lerp(b, t))
 }
 
-/// The sight overlay's answers for `firer` looking at `target`; `enfilade`: what enfilade
-/// adds to its fire (`Engine::enfilade_factors`).
-pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool, enfilade: Vec<Factor>) -> SightView {
+/// The sight overlay's answers for `firer` looking at `target` (their indices in `s`), as
+/// `engine` measures and reads them; `unit` and `at`: the two as the engine's entities.
+pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool, engine: &dyn Engine, unit: Entity, at: Entity) -> SightView {
     let (fu, tu) = (s.unit(firer), s.unit(target));
-    let opts = FireOptions { ball, ..FireOptions::new(&FIRE) };
+    let opts = FireOptions { ball, ..FireOptions::new(engine.fire_rules()) };
     let g = fire_geometry(s, firer, target, opts);
     let points = target_points(tu);
     let mut lines = Vec::new();
@@ -134,111 +127,13 @@ pub(crate) fn view(s: &Situation, firer: usize, target: usize, ball: bool, enfil
         firer: fu.name.clone(),
         target: tu.name.clone(),
         lines,
-        shot: shot_with(s, &fu.name, &tu.name, opts),
-        gun: fu.gun(),
-        weapon: fu.weapon,
-        mode: fire_mode(fu),
-        stands: fu.stands.len(),
-        masked: if fu.gun().is_some() { canister_masked_by(s, firer) } else { Vec::new() },
-        ball,
-        enfilade,
+        readout: engine.sight_readout(unit, at, ball).unwrap_or_default(),
     }
 }
 
-/// How a readout row is marked: ✔ yes, ✖ no, ⚠ a roll to make, · a plain fact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mark {
-    Yes,
-    No,
-    Warn,
-    Info,
-}
-
-impl Mark {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Mark::Yes => "✔",
-            Mark::No => "✖",
-            Mark::Warn => "⚠",
-            Mark::Info => "•",
-        }
-    }
-}
-
-/// The readout beside the pointer: one row a question, each with its rule.
+/// The readout beside the pointer: one row a question, each with its rule (the engine's).
 pub(crate) fn readout(v: &SightView) -> Vec<(Mark, String)> {
-    let g = match &v.shot {
-        Ok(g) => g,
-        Err(e) => return vec![(Mark::Info, e.clone())],
-    };
-    let mut rows = Vec::new();
-    if v.mode == FireMode::None {
-        let what = if v.gun.is_some() { "limbered guns" } else { "a march column" };
-        rows.push((Mark::No, format!("{what} cannot fire (8.13)")));
-    }
-    let counts = measured_inches(g.range_in);
-    let range = format!("range {:.1}\" (counts as {counts}\")", g.range_in);
-    match (v.gun, v.weapon) {
-        (Some(gun), _) => {
-            let [s, m, l] = artillery_bands(gun);
-            match g.artillery_band {
-                Some(band) => {
-                    let (lo, hi) = match band {
-                        ArtilleryBand::Short => (0, s),
-                        ArtilleryBand::Medium => (s + 1, m),
-                        ArtilleryBand::Long => (m + 1, l),
-                    };
-                    rows.push((Mark::Yes, format!("{range}: {band} range {lo}–{hi}\" (8.4)")));
-                }
-                None => rows.push((Mark::No, format!("{range}: beyond long range {l}\" (8.4)"))),
-            }
-        }
-        (None, Some(w)) => {
-            let r = small_arms_range(w);
-            let mark = if g.in_range { Mark::Yes } else { Mark::No };
-            let within = if g.in_range { "within" } else { "beyond" };
-            rows.push((mark, format!("{range}: {within} {r}\" {} range (8.3)", w.name())));
-        }
-        (None, None) => rows.push((Mark::No, format!("{range}: no firearms"))),
-    }
-    if !g.in_arc {
-        rows.push((Mark::No, "not in the firing arc (8.1)".into()));
-    } else if g.stands_bearing == 0 {
-        rows.push((Mark::No, "in arc, but no stand has it within range (8.1)".into()));
-    } else {
-        rows.push((Mark::Yes, format!("in arc: {} of {} stands bear, {} figures (8.1)", g.stands_bearing, v.stands, g.figures_bearing)));
-    }
-    if g.los_clear {
-        rows.push((Mark::Yes, "line of sight clear (8.8)".into()));
-    } else if g.blocked_by.is_empty() {
-        rows.push((Mark::No, "line of sight blocked (8.8)".into()));
-    } else {
-        rows.push((Mark::No, format!("blocked by {} (8.8)", g.blocked_by.join(", "))));
-    }
-    let named: Vec<String> = g.woods_on_line.iter().map(|w| w.to_string()).collect();
-    if g.woods_in >= 1.0 - EPS {
-        rows.push((Mark::Warn, format!("{:.1}\" of woods on the line ({}): visibility roll needed (8.7)", g.woods_in, named.join("; "))));
-    } else if g.woods_in > EPS {
-        rows.push((Mark::Info, format!("{:.1}\" of woods ({}): under 1\", no visibility roll (8.7)", g.woods_in, named.join("; "))));
-    }
-    if g.enfilade {
-        // The values are the engine's chart's (8.11), so a player's own charts show here too.
-        let what: Vec<String> = v.enfilade.iter().map(|f| format!("{} {}", f.value, f.name)).collect();
-        rows.push((Mark::Yes, if what.is_empty() { "enfilade (8.11)".to_string() } else { format!("enfilade: {} (8.11)", what.join(", ")) }));
-    } else {
-        rows.push((Mark::No, "no enfilade: in front of the target's front line (8.11)".into()));
-    }
-    if v.gun.is_none() && v.weapon.is_some() {
-        if g.close_range {
-            rows.push((Mark::Yes, "close range: 2\" or less (8.3)".into()));
-        } else {
-            rows.push((Mark::No, "not close range (over 2\", 8.3)".into()));
-        }
-    }
-    if let (Some(ArtilleryBand::Short), false) = (g.artillery_band, v.masked.is_empty()) {
-        rows.push((Mark::No, format!("no canister: {} in the arc at short range (8.4)", v.masked.join(", "))));
-    }
-    rows
+    v.readout.rows.iter().map(|r| (r.mark, r.text.clone())).collect()
 }
 
 /// The lines, block points and woods stretches, drawn over the troops.
@@ -256,13 +151,9 @@ pub(crate) fn scene(v: &SightView) -> Scene {
                 for &(a, b) in &l.woods {
                     out.over.push(Prim::Line { points: vec![a, b], colour: colours::SIGHT_WOODS, width: 3.0, dash: Some(4.0), closed: false, casing: false });
                 }
-                if woodiest == Some(l.stand) && let Some(&(a, b)) = l.woods.first() {
-                    let names: Vec<String> = l.woods_on_line.iter().map(|w| w.to_string()).collect();
-                    let text = if l.woods_in >= 1.0 - EPS {
-                        format!("⚠ {}: visibility roll (8.7)", names.join("; "))
-                    } else {
-                        format!("{}: under 1\", no roll (8.7)", names.join("; "))
-                    };
+                if woodiest == Some(l.stand)
+                    && let (Some(&(a, b)), Some(text)) = (l.woods.first(), v.readout.woods_tag.clone())
+                {
                     let across = (b - a).normalize_or_zero().perp();
                     out.tags.push(Tag::new((a + b) / 2.0, text, colours::WARNING_TAG, colours::SIGHT_WOODS).towards(&[across, -across]));
                 }
@@ -290,48 +181,74 @@ pub(crate) fn scene(v: &SightView) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::Formation;
-    use crate::ui::overlays::testing::{table, v as p};
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::open;
+    use crate::scenario::default_scenario;
+    use crate::scenario::spawn::Unit;
+
+    /// A game of the teaching battle's troops, only those named, each at its (front centre,
+    /// facing), on a bare table; and the table as the overlay measures it.
+    fn placed(units: &[(&str, (f32, f32), f32)]) -> (Box<dyn Engine>, Situation) {
+        let mut sc = default_scenario();
+        sc.terrain.clear();
+        for side in &mut sc.sides {
+            for b in &mut side.brigades {
+                b.units.retain(|u| units.iter().any(|(n, _, _)| *n == u.name));
+                for u in &mut b.units {
+                    let &(_, (x, y), facing) = units.iter().find(|(n, _, _)| *n == u.name).unwrap();
+                    (u.at, u.facing, u.attached_to) = ([x, y], facing, None);
+                }
+            }
+            side.brigades.retain(|b| !b.units.is_empty());
+        }
+        let engine = open(RuleSetId::Otp, sc, 1).unwrap();
+        let s = Situation::from_world(engine.world());
+        (engine, s)
+    }
+
+    fn entity(engine: &dyn Engine, name: &str) -> Entity {
+        let world = engine.world();
+        world.try_query::<(Entity, &Unit)>().unwrap().iter(world).find(|(_, u)| u.name == name).unwrap().0
+    }
+
+    /// The overlay's view of `firer` at `target`, through the engine.
+    fn seen(engine: &dyn Engine, s: &Situation, firer: &str, target: &str, ball: bool) -> SightView {
+        view(s, s.find(firer).unwrap(), s.find(target).unwrap(), ball, engine, entity(engine, firer), entity(engine, target))
+    }
 
     #[test]
     fn a_blocked_line_is_named_where_it_meets_the_blocker() {
-        // OTP 8.8: any other unit blocks. A firer at y = 10, a blocking line across y = 12.6 to
-        // 13.4, the target at y = 15: every stand's line is red from the first edge of the blocker.
-        let firer = UnitInfo::foot("Firer", 0, 8, Formation::Line, p(20.0, 10.0), 0.0);
-        let target = UnitInfo::foot("Target", 1, 8, Formation::Line, p(20.0, 15.0), 180.0);
-        let blocker = UnitInfo::foot("Blocker", 0, 24, Formation::Line, p(20.0, 13.375), 0.0);
-        let s = table(vec![firer, target, blocker]);
-        let v = view(&s, 0, 1, false, Vec::new());
-        assert_eq!(v.lines.len(), 2);
+        // OTP 8.8: any other unit blocks. A firer facing up the table with its front at y = 10,
+        // a wider line with its front at y = 13.375, the target's front at y = 15: every stand's
+        // line is red from the blocker's rear edge.
+        let (engine, s) = placed(&[("Virginia State Regiment", (20.0, 10.0), 0.0), ("1st Maryland", (20.0, 13.375), 0.0), ("23rd Foot", (20.0, 15.0), 180.0)]);
+        let v = seen(engine.as_ref(), &s, "Virginia State Regiment", "23rd Foot", false);
+        let rear = 13.375 - s.unit(s.find("1st Maryland").unwrap()).stands[0].footprint.depth;
+        assert_eq!(v.lines.len(), s.unit(s.find("Virginia State Regiment").unwrap()).stands.len(), "a line a stand");
         for l in &v.lines {
             assert!(!l.clear && l.bears);
             let (name, at) = l.block.clone().unwrap();
-            assert_eq!(name, "Blocker");
-            assert!((at.y - 12.625).abs() < 0.01, "the blocker's rear edge: {at:?}");
+            assert_eq!(name, "1st Maryland");
+            assert!((at.y - rear).abs() < 0.01, "the blocker's rear edge {rear}: {at:?}");
         }
         let rows = readout(&v);
-        assert!(rows.iter().any(|(m, t)| *m == Mark::No && t.contains("blocked by Blocker (8.8)")), "{rows:?}");
+        assert!(rows.iter().any(|(m, t)| *m == Mark::No && t.contains("blocked by 1st Maryland (8.8)")), "{rows:?}");
         let sc = scene(&v);
-        assert_eq!(sc.tags.iter().filter(|t| t.text.contains("blocked by Blocker")).count(), 1, "named once");
+        assert_eq!(sc.tags.iter().filter(|t| t.text.contains("blocked by 1st Maryland")).count(), 1, "named once");
     }
 
     #[test]
     fn clear_lines_and_the_readout_agree_with_the_shot() {
-        // OTP 8.3, 8.11: a target 1.5" away facing west, its front edge off the firer's flank:
-        // close range and enfilade.
-        let firer = UnitInfo::foot("Firer", 0, 8, Formation::Line, p(20.0, 10.0), 0.0);
-        let target = UnitInfo::foot("Target", 1, 8, Formation::Line, p(17.5, 14.0), 270.0);
-        let s = table(vec![firer, target]);
-        // What enfilade adds is the engine's (its FIRE chart's) for a musket-armed unit.
-        let engine = crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
-        let world = engine.world();
-        let musket = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == "1st Maryland").unwrap().0;
-        let factors = engine.enfilade_factors(musket, false);
-        assert_eq!(factors.len(), 2, "small arms and canister; ball");
-        let v = view(&s, 0, 1, false, factors.clone());
-        assert!(v.lines.iter().all(|l| l.clear && l.block.is_none()));
+        // OTP 8.3, 8.11: a target 1.5" beyond the firer's front facing west, its front edge off
+        // the firer's flank: close range and enfilade.
+        let (engine, s) = placed(&[("Virginia State Regiment", (20.0, 10.0), 0.0), ("Loyalist Militia", (17.5, 14.0), 270.0)]);
+        let v = seen(engine.as_ref(), &s, "Virginia State Regiment", "Loyalist Militia", false);
+        assert!(!v.lines.is_empty() && v.lines.iter().all(|l| l.clear && l.block.is_none()));
         let rows = readout(&v);
         let has = |m: Mark, s: &str| rows.iter().any(|(k, t)| *k == m && t.contains(s));
+        // What enfilade adds is the engine's (its FIRE chart's) for a musket-armed unit.
+        let factors = engine.enfilade_factors(entity(engine.as_ref(), "Virginia State Regiment"), false);
+        assert_eq!(factors.len(), 2, "small arms and canister; ball");
         let enfilade = format!("enfilade: {} {}, {} {} (8.11)", factors[0].value, factors[0].name, factors[1].value, factors[1].name);
         assert!(has(Mark::Yes, &enfilade) && has(Mark::Yes, "close range") && has(Mark::Yes, "line of sight clear"), "{rows:?}");
         assert!(has(Mark::Yes, "within 6\" musket range (8.3)"), "{rows:?}");
@@ -341,10 +258,9 @@ mod tests {
     fn woods_on_the_line_call_for_a_visibility_roll() {
         // OTP 8.7: 1" or more of woods on the line: a roll. The teaching battle's guns on the
         // ridge look at the 23rd Foot across the Wheat Field (crops count as light woods).
-        let s = Situation::from_scenario(&crate::scenario::default_scenario());
-        let f = s.find("Continental Artillery").unwrap();
-        let t = s.find("23rd Foot").unwrap();
-        let v = view(&s, f, t, false, Vec::new());
+        let engine = open(RuleSetId::Otp, default_scenario(), 1).unwrap();
+        let s = Situation::from_world(engine.world());
+        let v = seen(engine.as_ref(), &s, "Continental Artillery", "23rd Foot", false);
         let rows = readout(&v);
         assert!(rows.iter().any(|(m, t)| *m == Mark::Warn && t.contains("visibility roll needed (8.7)")), "{rows:?}");
         assert!(rows.iter().any(|(m, t)| *m == Mark::Yes && t.contains("medium range 10–18\" (8.4)")), "{rows:?}");
@@ -352,18 +268,30 @@ mod tests {
         assert!(l.clear && l.woods_in >= 1.0 && !l.woods.is_empty());
         let drawn: f32 = l.woods.iter().map(|(a, b)| a.distance(*b)).sum();
         assert!((drawn - l.woods_in).abs() < 0.05, "the drawn woods are the measured woods: {drawn} vs {}", l.woods_in);
-        // #13 item 11: one figure and one name everywhere: the readout, the tag on the line and
-        // `otp fire`'s geometry give the Wheat Field as tall crops and the same inches.
-        let shot = v.shot.as_ref().unwrap();
+        // #13 item 11: one figure and one name everywhere: the readout and the tag on the line
+        // give the Wheat Field as tall crops and the woodiest line's inches.
         let woodiest = v.lines.iter().filter(|l| l.clear).map(|l| l.woods_in).fold(0.0, f32::max);
-        assert!((shot.woods_in - woodiest).abs() < 1e-4, "readout {} vs lines {woodiest}", shot.woods_in);
-        let label = format!("Wheat Field — tall crops, seen as light woods, {:.2}\"", shot.woods_in);
+        let label = format!("Wheat Field — tall crops, seen as light woods, {woodiest:.2}\"");
         assert!(rows.iter().any(|(m, t)| *m == Mark::Warn && t.contains(&label)), "{rows:?}");
         let sc = scene(&v);
         assert!(sc.tags.iter().any(|t| t.text.contains(&label)), "the tag names the field");
         assert!(!rows.iter().chain(sc.tags.iter().map(|t| (Mark::Info, t.text.clone())).collect::<Vec<_>>().iter()).any(|(_, t)| t.contains("Light woods")), "no woods named that are not there");
-        let cli = crate::rules::otp::cli::fire_command_text(&crate::scenario::default_scenario(), "Continental Artillery", "23rd Foot", false).unwrap().answer;
-        assert!(cli.contains(&label), "{cli}");
+    }
+
+    #[test]
+    fn the_readout_and_the_woods_tag_are_the_engines() {
+        // The overlay prints the engine's readout as it comes (OTP 8.1–8.11 for the teaching
+        // battle's guns at the 23rd Foot), with ball and without, and tags the woods with its words.
+        let engine = open(RuleSetId::Otp, default_scenario(), 1).unwrap();
+        let s = Situation::from_world(engine.world());
+        let (guns, foot) = (entity(engine.as_ref(), "Continental Artillery"), entity(engine.as_ref(), "23rd Foot"));
+        for ball in [false, true] {
+            let v = seen(engine.as_ref(), &s, "Continental Artillery", "23rd Foot", ball);
+            let expected = engine.sight_readout(guns, foot, ball).unwrap();
+            assert!(expected.rows.len() >= 4 && expected.rows.iter().all(|r| r.rule.is_some()), "{expected:?}");
+            assert_eq!(readout(&v), expected.rows.iter().map(|r| (r.mark, r.text.clone())).collect::<Vec<_>>());
+            let tag = expected.woods_tag.unwrap();
+            assert_eq!(scene(&v).tags.iter().filter(|t| t.text == tag).count(), 1, "{tag}");
+        }
     }
 }
-

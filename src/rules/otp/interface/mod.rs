@@ -6,12 +6,13 @@
 //! the sequence's buttons, the morale step, rebuilds), [`morale`] (the odds of a morale roll or a
 //! rebuild), [`units`] (a unit's choices, movement, sheet, badges), [`fire`] (what a unit may do
 //! to an enemy unit, fire bands, the FIRE chart for the dice overlay), [`preview`] (exact odds of
-//! a shot or a charge as preview blocks).
+//! a shot or a charge as preview blocks), [`sight`] (the line-of-sight overlay's readout).
 
 pub mod fire;
 pub mod morale;
 pub mod preview;
 pub mod sequence;
+pub mod sight;
 pub mod units;
 
 use std::any::Any;
@@ -23,7 +24,7 @@ use super::engine::report::refuse;
 use super::engine::{Action as OtpAction, Game, Phase};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, Reach, SequenceView, SheetRow, UnitPlan, UnitStatus, UnitStep};
+use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, Reach, SequenceView, SightReadout, SheetRow, UnitPlan, UnitStatus, UnitStep};
 use crate::rules::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -179,6 +180,9 @@ impl Engine for Game {
     }
     fn enfilade_factors(&self, unit: Entity, ball: bool) -> Vec<Factor> {
         self.enfilade_factors_of(unit, ball)
+    }
+    fn sight_readout(&self, firer: Entity, target: Entity, ball: bool) -> Option<SightReadout> {
+        self.sight_readout_of(firer, target, ball)
     }
     fn unit_plan(&self, unit: Entity) -> Option<UnitPlan> {
         self.unit_plan_now(unit)
