@@ -638,3 +638,35 @@ fn the_tiny_rules_play_through_the_same_commands() {
     assert!(odds.success && odds.stdout.contains("50.00%"), "TINY 4: a hit on 4+ of a D6: {odds:?}");
     assert!(game.apply(Action::Answer { prompt: 99, option: 0 }).is_err());
 }
+
+// Issue 14: the window draws what the engine interface gives it: no file under `src/ui`, and
+// nothing in `main.rs`, names a rule set's module (a rule set's own corner would be
+// `src/ui/rulesets/<set>/`, and none is needed today).
+#[test]
+fn the_window_and_the_command_line_name_no_rule_set() {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                if !p.ends_with("rulesets") {
+                    files(&p, out);
+                }
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = vec![root.join("main.rs")];
+    files(&root.join("ui"), &mut all);
+    assert!(all.len() > 20, "the window's files are found: {}", all.len());
+    let sets = ["rules::otp", "rules::tiny", "rules::revolution", "rules::purky", "rules::acw"];
+    let named: Vec<String> = all
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            sets.iter().filter(|s| text.contains(*s)).map(|s| format!("{} names {s}", p.display())).collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(named.is_empty(), "{named:#?}");
+}

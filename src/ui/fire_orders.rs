@@ -839,10 +839,30 @@ mod tests {
     use bevy::ecs::system::RunSystemOnce;
 
     use super::*;
-    // The games are set up in On to Philadelphia's words (its chits decide who is phasing);
-    // the views are driven through the engine interface only.
-    use crate::rules::otp::engine::testing::{activate, ok, teaching};
-    use crate::rules::otp::engine::{Action as OtpAction, Game};
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::TrackState;
+
+    type Game = Box<dyn Engine>;
+
+    /// The teaching battle under On to Philadelphia, through the interface.
+    fn teaching(seed: u64) -> Game {
+        crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
+    }
+
+    fn ok(g: &mut Game, a: Action) -> crate::rules::report::Report {
+        g.apply(a.clone()).unwrap_or_else(|r| panic!("{a}: {r}"))
+    }
+
+    /// Go on (start, draw, end activations) until `brigade` is the one acting (its chits decide).
+    fn activate(g: &mut Game, brigade: &str) {
+        for _ in 0..60 {
+            if g.sequence().track.iter().any(|t| t.state == TrackState::Current && t.label.contains(brigade)) {
+                return;
+            }
+            ok(g, Action::Next);
+        }
+        panic!("{brigade} never came up");
+    }
     use crate::scenario::spawn::MoraleMarker;
     use crate::table::movement::MoveStep;
 
@@ -850,9 +870,8 @@ mod tests {
     /// 71st Light Company (as in tests/engine.rs).
     fn in_range(seed: u64) -> Game {
         let mut g = teaching(seed);
-        ok(&mut g, OtpAction::StartGame);
         activate(&mut g, "Howard's Continentals");
-        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
+        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
         g
     }
 
@@ -873,7 +892,7 @@ mod tests {
     #[test]
     fn fire_mode_targets_are_the_engines() {
         let g = in_range(3);
-        let engine: &dyn Engine = &g;
+        let engine: &dyn Engine = g.as_ref();
         let firer = entity(engine, "Delaware Light Infantry");
         let list = judge_targets(engine, firer, Aim::Fire, None);
         assert!(allowed(&list).contains(&"71st Light Company".to_string()), "{list:?}");
@@ -903,7 +922,7 @@ mod tests {
     #[test]
     fn artillery_chooses_its_ammunition_among_the_engines_choices() {
         let g = in_range(3);
-        let engine: &dyn Engine = &g;
+        let engine: &dyn Engine = g.as_ref();
         let guns = entity(engine, "Continental Artillery");
         let target = entity(engine, "71st Light Company");
         let (choices, chosen) = choices_against(engine, guns, target, Aim::Fire, None).unwrap();
@@ -915,7 +934,6 @@ mod tests {
     }
 
     fn app(game: Game) -> App {
-        let game: Box<dyn crate::rules::engine::Engine> = Box::new(game);
         let mut app = App::new();
         app.add_plugins(MinimalPlugins)
             .init_resource::<Selection>()
@@ -964,7 +982,7 @@ mod tests {
             app.update();
             let s = app.world().resource::<Session>();
             assert_eq!(s.engine().action_count(), n + 1, "{:?}", s.last_refusal);
-            assert_eq!(s.engine().actions().last(), Some(&Action::Otp(OtpAction::fire("Delaware Light Infantry", "71st Light Company"))));
+            assert_eq!(s.engine().actions().last().map(|a| a.to_string()).as_deref(), Some("Delaware Light Infantry fires at 71st Light Company"));
             let report = s.last_report.clone().expect("a report");
             assert!(app.world().resource::<Targeting>().armed.is_none(), "applied: the choice is spent");
             let (_, after, marker) = app_unit(&mut app, "71st Light Company");
@@ -1038,7 +1056,7 @@ mod tests {
     #[test]
     fn a_shot_that_can_hit_is_not_futile() {
         let g = in_range(3);
-        let engine: &dyn Engine = &g;
+        let engine: &dyn Engine = g.as_ref();
         let list = judge_targets(engine, entity(engine, "Delaware Light Infantry"), Aim::Fire, None);
         let j = list.iter().find(|j| j.name == "71st Light Company").unwrap();
         assert_eq!(j.futile, None);
@@ -1066,11 +1084,12 @@ mod tests {
     /// Turn 2: the Delaware lights, 2" forward in turn 1, within a charge of the 71st Light Company.
     fn charge_ready(seed: u64) -> Game {
         let mut g = teaching(seed);
-        ok(&mut g, OtpAction::StartGame);
         activate(&mut g, "Howard's Continentals");
-        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
-        crate::rules::otp::engine::testing::to_rebuilds(&mut g);
-        ok(&mut g, OtpAction::EndTurn);
+        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(2.0)] });
+        // The rest of turn 1: every other chit drawn and ended, then the turn checked off.
+        while g.sequence().turn < 2 {
+            ok(&mut g, Action::Next);
+        }
         activate(&mut g, "Howard's Continentals");
         g
     }
@@ -1081,7 +1100,7 @@ mod tests {
     #[test]
     fn charge_mode_targets_are_the_engines() {
         let g = charge_ready(2);
-        let engine: &dyn Engine = &g;
+        let engine: &dyn Engine = g.as_ref();
         let list = judge_targets(engine, entity(engine, "Delaware Light Infantry"), Aim::Charge, None);
         assert_eq!(allowed(&list), vec!["71st Light Company"], "{list:?}");
         let j = list.iter().find(|j| j.name == "71st Light Company").unwrap();
@@ -1130,29 +1149,32 @@ mod tests {
     #[test]
     #[ignore]
     fn write_screenshot_saves() {
+        let save = |g: &Game, path: &str| crate::scenario::write_atomically(std::path::Path::new(path), &g.save_text()).unwrap();
+        let fire = |u: &str, t: &str| Action::Fire { unit: u.into(), target: t.into() };
         let g = in_range(3);
-        g.save(std::path::Path::new("/tmp/otp-fire-preview.ron")).unwrap();
+        save(&g, "/tmp/otp-fire-preview.ron");
         for seed in 0..20 {
             let mut g = in_range(seed);
-            let r = ok(&mut g, OtpAction::fire("Delaware Light Infantry", "71st Light Company"));
+            let r = ok(&mut g, fire("Delaware Light Infantry", "71st Light Company"));
             if r.changes.iter().any(|c| c.text.contains("kill")) {
                 println!("fire seed {seed}:\n{r}");
-                g.save(std::path::Path::new("/tmp/otp-fire-report.ron")).unwrap();
+                save(&g, "/tmp/otp-fire-report.ron");
                 break;
             }
         }
         // The Delaware lights 2" forward in turn 1; in turn 2 they charge the 71st Light Company.
+        let charge = Action::Charge { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() };
         for seed in 0..12 {
             let mut g = charge_ready(seed);
-            let p = g.charge_preview("Delaware Light Infantry", "71st Light Company", Default::default());
-            println!("seed {seed}: {:?}", p.as_ref().map(|p| (p.zone, p.closure.probability)));
+            let p = g.preview(&charge);
+            println!("seed {seed}: {:?}", p.as_ref().map(|p| p.as_ref().map(|p| p.title.clone())));
             if p.is_err() {
                 continue;
             }
-            g.save(std::path::Path::new("/tmp/otp-charge-preview.ron")).unwrap();
-            let rep = ok(&mut g, OtpAction::Charge { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() });
+            save(&g, "/tmp/otp-charge-preview.ron");
+            let rep = ok(&mut g, charge.clone());
             println!("{rep}");
-            g.save(std::path::Path::new("/tmp/otp-charge-report.ron")).unwrap();
+            save(&g, "/tmp/otp-charge-report.ron");
             if rep.dice.len() > 3 {
                 break;
             }
