@@ -8,21 +8,10 @@ use serde::Serialize;
 use super::arc::{Arc, FireMode};
 use super::aspect::{enfilades, unit_enfilades};
 use super::geom::convex_distance;
+pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
-use super::situation::{Situation, UnitInfo};
-
-/// A rule set's fire geometry rules (OTP's: `rules::otp::fire::range::FIRE`).
-#[derive(Clone, Copy, Debug)]
-pub struct FireRules {
-    /// How a unit's arc is measured, by its formation (OTP 8.1).
-    pub mode: fn(&UnitInfo) -> FireMode,
-    /// The longest the unit fires, inches, with `extra` inches the rules engine granted; None
-    /// for a unit without a weapon (OTP 8.3, 8.4).
-    pub reach: fn(&UnitInfo, f32) -> Option<f32>,
-    /// A distance as the rules measure it (OTP 8.4: partial inches round up).
-    pub measure: fn(f32) -> f32,
-}
+use super::situation::Situation;
 
 /// What the rules engine has decided before the geometry is asked.
 #[derive(Clone, Copy, Debug, Serialize)]

@@ -1,10 +1,22 @@
 //! Range: edge-to-edge distance between stands and units, and whether a distance is within a
 //! reach as a rule set measures it. The reaches, bands and rounding are the rule set's
-//! ([`super::fire::FireRules`]; OTP's in `rules::otp::fire::range`).
+//! ([`FireRules`]; OTP's in `rules::otp::fire::range`).
 
-use super::fire::FireRules;
+use super::arc::FireMode;
 use super::geom::{EPS, convex_distance};
 use super::situation::{Situation, UnitInfo};
+
+/// A rule set's fire geometry rules (OTP's: `rules::otp::fire::range::FIRE`).
+#[derive(Clone, Copy, Debug)]
+pub struct FireRules {
+    /// How a unit's arc is measured, by its formation (OTP 8.1).
+    pub mode: fn(&UnitInfo) -> FireMode,
+    /// The longest the unit fires, inches, with `extra` inches the rules engine granted; None
+    /// for a unit without a weapon (OTP 8.3, 8.4).
+    pub reach: fn(&UnitInfo, f32) -> Option<f32>,
+    /// A distance as the rules measure it (OTP 8.4: partial inches round up).
+    pub measure: fn(f32) -> f32,
+}
 
 /// True when `distance` is within `reach` inches, measured as the rule set measures.
 pub fn within(rules: &FireRules, distance: f32, reach: f32) -> bool {
