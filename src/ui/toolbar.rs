@@ -62,6 +62,7 @@ pub(crate) enum Shortcut {
     UnitSheet,
     Log,
     Roster,
+    Start,
     Draw,
     End,
     NextUnit,
@@ -89,6 +90,7 @@ const fn bind(shortcut: Shortcut, key: KeyCode, ctrl: bool, shift: bool, label: 
 
 /// The window's own keys (the table's, the overlays' and the orders' are listed beside them in F1).
 pub(crate) const BINDINGS: &[Binding] = &[
+    bind(Shortcut::Start, KeyCode::KeyS, false, false, "S", "start the game (its set-up rolls, such as commander values)"),
     bind(Shortcut::Draw, KeyCode::KeyD, false, false, "D", "draw the next chit from the cup (4.3)"),
     bind(Shortcut::End, KeyCode::End, false, false, "End", "end the activation (4.3); in the rebuild step, end the turn (4.5)"),
     bind(Shortcut::NextUnit, KeyCode::KeyN, false, false, "N", "next unit of the phasing brigade: select it and bring it into view"),
@@ -195,7 +197,7 @@ impl Shell<'_> {
             // The sequence's going on, when it is this key's (the turn panel's main button): D
             // when it draws, End when it ends the activation or the turn. The engine takes it or
             // refuses it with its rule.
-            Shortcut::Draw | Shortcut::End => {
+            Shortcut::Start | Shortcut::Draw | Shortcut::End => {
                 let engine = session.engine();
                 let choices = engine.choices();
                 if let Some(c) = turn_panel::go_on(&choices).filter(|c| turn_panel::go_on_key(&engine.sequence(), c) == Some(shortcut)) {
@@ -746,6 +748,22 @@ mod tests {
     // Issue 13, defect 7: Ctrl and S both down and up before the next frame. The key state of
     // that frame has S "just pressed" but Ctrl already up, so a handler reading key state lost
     // the save; the messages, read in order, keep it.
+    // Issue 13: Start has a key. S sends the engine's go-on choice at set-up (OTP 4.2: roll the
+    // commander values), and only there; D and End do not start the game.
+    #[test]
+    fn s_starts_the_game() {
+        let mut a = app(&[], None);
+        press(&mut a, &[KeyCode::KeyD]);
+        press(&mut a, &[KeyCode::End]);
+        assert_eq!(sent(&mut a), vec![], "D and End do not start the game");
+        press(&mut a, &[KeyCode::KeyS]);
+        let start = turn_panel::go_on(&game(&[]).choices()).unwrap().action.clone();
+        assert_eq!(sent(&mut a), vec![start]);
+        let mut b = app(&[Action::Next], None);
+        press(&mut b, &[KeyCode::KeyS]);
+        assert_eq!(sent(&mut b), vec![], "S does not draw a chit");
+    }
+
     #[test]
     fn a_quick_ctrl_s_between_two_frames_still_saves() {
         let mut a = app(&[Action::Next], Some("/tmp/game.ron"));

@@ -385,7 +385,7 @@ pub(crate) fn go_on(choices: &[Choice]) -> Option<&Choice> {
 /// the game.
 pub(crate) fn go_on_key(seq: &SequenceView, choice: &Choice) -> Option<Shortcut> {
     match (seq.started, choice.rolls) {
-        (false, _) => None,
+        (false, _) => Some(Shortcut::Start),
         (true, true) => Some(Shortcut::Draw),
         (true, false) => Some(Shortcut::End),
     }
