@@ -171,11 +171,11 @@ pub(crate) fn open_in_world(world: &mut World, path: &Path) -> Result<(), String
     let opening = Opening::read(path)?;
     // A save whose scenario was edited after the game would replay into a different game: the
     // window refuses it as `otp play` does without `--force`, saying what changed.
-    if let Opening::Saved { source, changed, .. } = &opening {
-        if !changed.is_empty() {
-            let message = crate::rules::engine::changed_message(source, changed);
-            return Err(format!("{message}; `otp play {source} --force` plays it anyway"));
-        }
+    if let Opening::Saved { source, changed, .. } = &opening
+        && !changed.is_empty()
+    {
+        let message = crate::rules::engine::changed_message(source, changed);
+        return Err(format!("{message}; `otp play {source} --force` plays it anyway"));
     }
     session::open_in_world(world, opening);
     if let Some(mut view) = world.get_resource_mut::<View>() {

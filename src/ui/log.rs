@@ -120,7 +120,7 @@ fn record(mut log: ResMut<GameLog>, session: Option<Res<Session>>, mut refused: 
     log.follow(engine);
     for r in refused.read() {
         let at = engine.reports().len();
-        log.refusals.push(LoggedRefusal { at, turn: engine.sequence().turn, action: Action::from(r.action.clone()), refusal: r.refusal.clone() });
+        log.refusals.push(LoggedRefusal { at, turn: engine.sequence().turn, action: r.action.clone(), refusal: r.refusal.clone() });
     }
 }
 

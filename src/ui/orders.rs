@@ -324,7 +324,7 @@ fn note_refusals(session: Option<Res<Session>>, mut refused: MessageReader<Refus
         }
     }
     for r in refused.read() {
-        state.refusal = Some((Action::from(r.action.clone()), r.refusal.clone()));
+        state.refusal = Some((r.action.clone(), r.refusal.clone()));
     }
 }
 

@@ -232,6 +232,9 @@ pub fn new_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
 }
 
+/// A game opened: the engine, where it came from, and the save file to write back to.
+type Opened = (Box<dyn Engine>, String, Option<PathBuf>);
+
 /// What the window starts with: a scenario to set up, or a saved game to go on with.
 #[derive(Resource, Clone, Debug)]
 pub enum Opening {
@@ -267,7 +270,7 @@ impl Opening {
 
     /// The game it opens on (under the rule set its file names), and the save file to write
     /// back to.
-    fn into_game(self) -> Result<(Box<dyn Engine>, String, Option<PathBuf>), String> {
+    fn into_game(self) -> Result<Opened, String> {
         match self {
             Opening::Scenario { scenario, source } => {
                 let rules = scenario.rules;

@@ -777,7 +777,7 @@ mod tests {
 
     /// The orders sent so far, in the common words.
     fn sent(a: &mut App) -> Vec<Action> {
-        a.world_mut().resource_mut::<Messages<Order>>().drain().map(|o| Action::from(o.0)).collect()
+        a.world_mut().resource_mut::<Messages<Order>>().drain().map(|o| o.0).collect()
     }
 
     // OTP 4.3: D draws a chit, End ends the activation (and in the rebuild step, 4.5, the turn):
