@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use otp::rules::cite::RuleSetId;
 use otp::rules::engine::{self, PreviewCommand};
+use otp::rules::registry;
 use otp::scenario::{self, Scenario};
 
 #[derive(Parser)]
@@ -130,7 +131,7 @@ fn main() -> ExitCode {
 
 /// The rule set `--rules` names, if any; an unknown or unplayable one is an error on stderr.
 fn rules_asked(key: Option<&str>) -> Result<Option<RuleSetId>, ExitCode> {
-    key.map(engine::parse_rules).transpose().map_err(|e| {
+    key.map(registry::parse_rules).transpose().map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
     })
@@ -141,7 +142,7 @@ fn replay(save: &Path, force: bool, rules: Option<&str>) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    match engine::replay_file(save, force, rules) {
+    match registry::replay_file(save, force, rules) {
         Ok(replay) => {
             if !replay.changed.is_empty() {
                 eprintln!("warning: {}", engine::changed_message(&save.display().to_string(), &replay.changed));
@@ -235,7 +236,7 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
 /// `otp fire` and `otp melee`: the preview the scenario's rule set prints.
 fn preview(file: &Path, command: PreviewCommand, unit: &str, target: &str, json: bool, rules: Option<&str>) -> ExitCode {
     match load_under(file, rules) {
-        Ok(s) => emit(engine::preview_command(s.rules, command, &s, unit, target, json)),
+        Ok(s) => emit(registry::preview_command(s.rules, command, &s, unit, target, json)),
         Err(code) => code,
     }
 }
@@ -248,7 +249,7 @@ fn emit(p: engine::Printed) -> ExitCode {
 }
 
 fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>, rules: Option<&str>) -> ExitCode {
-    use otp::rules::simulate as bot;
+    use otp::rules::registry as bot;
     use std::io::Write;
     let s = match load_for_games(file, games, turns, rules) {
         Ok(s) => s,
@@ -339,7 +340,7 @@ fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize, rules: Opti
         Ok(s) => s,
         Err(code) => return code,
     };
-    let table = engine::balance_table(s.rules, &s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
+    let table = registry::balance_table(s.rules, &s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
     eprintln!();
     match table {
         Ok((markdown, refusals)) => {

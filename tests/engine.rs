@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use otp::rules::otp::charts::{Charts, MoraleKind, Severity};
-use otp::rules::otp::engine::{Action, Game, Phase, Removal, Report, replay_report_text};
+use otp::rules::otp::engine::{Action, Game, Phase, Removal, Report};
 use otp::scenario::model::Formation;
 use otp::table::movement::MoveStep;
 
@@ -235,7 +235,7 @@ fn save_load_continue() {
     play_turn(&mut loaded);
     assert_eq!(json(loaded.reports()), json(g.reports()));
     assert_eq!(loaded.snapshot(), g.snapshot());
-    let log = replay_report_text(&path).unwrap();
+    let log = otp::rules::registry::replay_file(&path, false, None).unwrap().text;
     assert!(log.contains("Turn 1: The game begins") && log.contains("(4.3)"), "{log}");
     std::fs::write(&path, text.replace("seed: 2024", "seed: \"x\"")).unwrap();
     assert!(Game::load(&path).err().expect("a bad seed is an error").contains("save.ron:"));

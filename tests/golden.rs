@@ -12,7 +12,7 @@ use bevy::math::Vec2;
 use otp::rules::otp::bot::{self, Bot};
 use otp::rules::otp::charts::{Ammo, Charts};
 use otp::rules::otp::cli::{self, Printed};
-use otp::rules::otp::engine::save::{self, Save};
+use otp::rules::otp::engine::save::Save;
 use otp::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Reaction, Removal, Report};
 use otp::scenario::Scenario;
 use otp::table::movement::MoveStep;
@@ -127,7 +127,7 @@ fn replays() {
     assert!(saves.len() >= 8, "the golden saves are missing: {saves:?}");
     let mut failures = Vec::new();
     for path in saves {
-        let r = save::replay_report(&path, false).unwrap_or_else(|e| panic!("{e}"));
+        let r = otp::rules::registry::replay_file(&path, false, None).unwrap_or_else(|e| panic!("{e}"));
         assert!(r.changed.is_empty(), "{}: {:?}", path.display(), r.changed);
         let name = path.file_name().unwrap().to_string_lossy().replace(".save.ron", ".txt");
         failures.extend(check(&format!("saves/{name}"), &r.text));

@@ -471,7 +471,8 @@ fn golden_saves() -> Vec<PathBuf> {
 #[test]
 fn a_format_1_save_loads_as_on_to_philadelphia_and_replays_as_before() {
     use otp::rules::cite::RuleSetId;
-    use otp::rules::engine::{self, SaveHeader};
+    use otp::rules::engine::{SaveHeader};
+    use otp::rules::registry;
     use otp::rules::otp::engine::Save;
     let saves = golden_saves();
     assert!(!saves.is_empty());
@@ -482,22 +483,22 @@ fn a_format_1_save_loads_as_on_to_philadelphia_and_replays_as_before() {
         assert_eq!(SaveHeader::read(&text, &file), Ok(SaveHeader { format: 1, rules: RuleSetId::Otp }));
         let save = Save::parse(&text, &file).unwrap();
         assert_eq!((save.format, save.rules), (1, RuleSetId::Otp));
-        let game = engine::load_save(&text, &file).unwrap();
+        let game = registry::load_save(&text, &file).unwrap();
         assert_eq!(game.rules(), RuleSetId::Otp);
         assert_eq!(game.action_count(), save.actions.len(), "{file}: every action replayed");
         // Saved again, it is format 2 and replays to the same game.
         let again = game.save_text();
         assert!(again.starts_with("(\n    format: 2,\n    rules: Otp,\n"), "{}", &again[..60]);
-        assert_eq!(engine::load_save(&again, "again").unwrap().snapshot(), game.snapshot(), "{file}");
+        assert_eq!(registry::load_save(&again, "again").unwrap().snapshot(), game.snapshot(), "{file}");
     }
 }
 
 #[test]
 fn a_format_2_save_round_trips() {
     use otp::rules::cite::RuleSetId;
-    use otp::rules::engine;
+    use otp::rules::registry;
     use otp::rules::otp::engine::Save;
-    let mut game = engine::open(RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
+    let mut game = registry::open(RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
     for _ in 0..3 {
         game.apply(otp::rules::action::Action::Next).unwrap();
     }
@@ -505,14 +506,14 @@ fn a_format_2_save_round_trips() {
     let save = Save::parse(&text, "game.ron").unwrap();
     assert_eq!((save.format, save.rules, save.seed, save.actions.len()), (2, RuleSetId::Otp, 5, 3));
     assert_eq!(save.to_ron(), text, "read and written again, byte for byte");
-    let loaded = engine::load_save(&text, "game.ron").unwrap();
+    let loaded = registry::load_save(&text, "game.ron").unwrap();
     assert_eq!((loaded.snapshot(), loaded.reports()), (game.snapshot(), game.reports()));
 }
 
 #[test]
 fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
-    use otp::rules::engine;
-    let game = engine::open(otp::rules::cite::RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
+    use otp::rules::registry;
+    let game = registry::open(otp::rules::cite::RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
     let text = game.save_text();
     let newer = text.replacen("format: 2,", "format: 3,", 1);
     let purky = text.replacen("rules: Otp,", "rules: Purky,", 1);
@@ -522,10 +523,10 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
         ("newer", &newer, "game.ron:2:5: save format 3 is not one this otp reads (1 to 2): a newer otp wrote it"),
         ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
     ] {
-        assert_eq!(engine::load_save(bad, "game.ron").err().as_deref(), Some(want), "{what}");
-        assert_eq!(engine::save_scenario(bad, "game.ron").err().as_deref(), Some(want), "{what}");
+        assert_eq!(registry::load_save(bad, "game.ron").err().as_deref(), Some(want), "{what}");
+        assert_eq!(registry::save_scenario(bad, "game.ron").err().as_deref(), Some(want), "{what}");
         assert_eq!(otp::rules::otp::engine::Save::parse(bad, "game.ron").err().as_deref(), Some(want), "{what}: OTP's own reader says the same");
-        assert_eq!(engine::replay(bad, "game.ron", false, None).err().as_deref(), Some(want), "{what}");
+        assert_eq!(registry::replay(bad, "game.ron", false, None).err().as_deref(), Some(want), "{what}");
     }
     // The command line says it too, and exits 1.
     let dir = TempDir::new("purky-save");
@@ -539,13 +540,13 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
 #[test]
 fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
     use otp::rules::cite::RuleSetId;
-    use otp::rules::engine::parse_rules;
+    use otp::rules::registry::parse_rules;
     assert_eq!(parse_rules("otp"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("OTP"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("chess"), Err("--rules chess: no such rule set; the rule sets are otp, revolution, acw-orders, acw-quick, purky, tiny".to_string()));
     assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)".to_string()));
     for r in RuleSetId::ALL {
-        let built = otp::rules::engine::PLAYABLE.contains(&r);
+        let built = otp::rules::cite::PLAYABLE.contains(&r);
         assert_eq!(parse_rules(r.key()).is_ok(), built, "{r:?}");
     }
     assert_eq!(parse_rules("tiny"), Ok(RuleSetId::Tiny));
@@ -566,26 +567,27 @@ fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
 #[test]
 fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     use otp::rules::cite::RuleSetId;
-    use otp::rules::engine::{self, PreviewCommand};
+    use otp::rules::engine::{PreviewCommand};
+    use otp::rules::registry;
     let s = scenario::default_scenario();
     // OTP through the dispatch prints what OTP's own command prints (tests/golden pins those).
     let fire = PreviewCommand::Fire { ball: true };
-    assert_eq!(engine::preview_command(RuleSetId::Otp, fire, &s, "Royal Artillery", "Delaware Light Infantry", false), otp::rules::otp::cli::fire_command(&s, "Royal Artillery", "Delaware Light Infantry", false, true));
-    let refused = engine::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert_eq!(registry::preview_command(RuleSetId::Otp, fire, &s, "Royal Artillery", "Delaware Light Infantry", false), otp::rules::otp::cli::fire_command(&s, "Royal Artillery", "Delaware Light Infantry", false, true));
+    let refused = registry::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
     assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("Purky (Purky's AWI rules) cannot be played yet"), "{refused:?}");
     // simulate: the engine's automatic player, the same game as OTP's bot.
-    let generic = otp::rules::simulate::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
+    let generic = otp::rules::registry::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
     assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));
     assert_eq!(generic.refusals, 0);
-    assert!(otp::rules::simulate::simulate(RuleSetId::Revolution, &s, 2, Some(1), None).is_err());
-    assert!(engine::balance_table(RuleSetId::AcwOrders, &s, 1, 1, Some(1), |_| {}).is_err());
+    assert!(otp::rules::registry::simulate(RuleSetId::Revolution, &s, 2, Some(1), None).is_err());
+    assert!(registry::balance_table(RuleSetId::AcwOrders, &s, 1, 1, Some(1), |_| {}).is_err());
     // replay: a save replays under the rule set it names, and no other.
-    let mut game = engine::open(RuleSetId::Otp, s.clone(), 9).unwrap();
+    let mut game = registry::open(RuleSetId::Otp, s.clone(), 9).unwrap();
     game.apply(otp::rules::action::Action::Next).unwrap();
     let text = game.save_text();
-    let replayed = engine::replay(&text, "g.ron", false, Some(RuleSetId::Otp)).unwrap();
+    let replayed = registry::replay(&text, "g.ron", false, Some(RuleSetId::Otp)).unwrap();
     assert!(replayed.text.starts_with(&format!("{} (seed 9): 1 actions\n", s.name)), "{}", replayed.text);
-    let wrong = engine::replay(&text, "g.ron", false, Some(RuleSetId::Purky)).unwrap_err();
+    let wrong = registry::replay(&text, "g.ron", false, Some(RuleSetId::Purky)).unwrap_err();
     assert_eq!(wrong, "g.ron:3:5: this game was played under Otp (On to Philadelphia), not Purky: a save replays under the rule set it names");
 }
 
@@ -609,14 +611,15 @@ fn the_digest_names_a_nation_or_a_rule_set_written_after_the_game() {
 fn the_tiny_rules_play_through_the_same_commands() {
     use otp::rules::action::Action;
     use otp::rules::cite::RuleSetId;
-    use otp::rules::engine::{self, PreviewCommand};
+    use otp::rules::engine::{PreviewCommand};
+    use otp::rules::registry;
     let s = scenario::load(&fixture("good/tiny.ron")).unwrap();
     assert_eq!(s.rules, RuleSetId::Tiny);
-    let outcome = otp::rules::simulate::simulate(RuleSetId::Tiny, &s, 4, None, None).unwrap();
+    let outcome = otp::rules::registry::simulate(RuleSetId::Tiny, &s, 4, None, None).unwrap();
     assert_eq!(outcome.refusals, 0, "the engine never refuses its own automatic player");
     assert_eq!(outcome.turns_played, s.turn_limit.unwrap(), "TINY 1: the game runs to the turn limit");
     // A tiny save replays under its own rule set, and names it.
-    let mut game = engine::open(RuleSetId::Tiny, s.clone(), 4).unwrap();
+    let mut game = registry::open(RuleSetId::Tiny, s.clone(), 4).unwrap();
     let mut bot = game.automatic();
     for _ in 0..12 {
         let Some(a) = bot.next_action(game.as_ref()) else { break };
@@ -624,17 +627,17 @@ fn the_tiny_rules_play_through_the_same_commands() {
     }
     let text = game.save_text();
     assert!(text.contains("rules: Tiny"), "{text}");
-    let replayed = engine::replay(&text, "t.ron", false, None).unwrap();
+    let replayed = registry::replay(&text, "t.ron", false, None).unwrap();
     assert!(replayed.text.contains("(TINY "), "reports cite the tiny rules: {}", replayed.text);
-    assert_eq!(engine::load_save(&text, "t.ron").unwrap().snapshot(), game.snapshot());
+    assert_eq!(registry::load_save(&text, "t.ron").unwrap().snapshot(), game.snapshot());
     // The previews: the interface's refusal with its rule, or its odds.
-    let far = engine::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &s, "Blue Foot", "Red Foot", false);
+    let far = registry::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &s, "Blue Foot", "Red Foot", false);
     assert!(!far.success && far.stdout.starts_with("refused (TINY 4)"), "{far:?}");
     let mut near = s.clone();
     let red = near.sides[1].brigades[0].units.iter_mut().find(|u| u.name == "Red Foot").unwrap();
     let blue_at = s.sides[0].brigades[0].units.iter().find(|u| u.name == "Blue Foot").unwrap().at;
     red.at = [blue_at[0], blue_at[1] + 8.0];
-    let odds = engine::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &near, "Blue Foot", "Red Foot", false);
+    let odds = registry::preview_command(RuleSetId::Tiny, PreviewCommand::Fire { ball: false }, &near, "Blue Foot", "Red Foot", false);
     assert!(odds.success && odds.stdout.contains("50.00%"), "TINY 4: a hit on 4+ of a D6: {odds:?}");
     assert!(game.apply(Action::Answer { prompt: 99, option: 0 }).is_err());
 }

@@ -651,8 +651,8 @@ fn tiny_checks(display: &str, dir: &Path) -> Vec<Check> {
     let mut out = vec![check("tiny_rules_open_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
     let text = std::fs::read_to_string(&save).unwrap_or_default();
     out.push(check("tiny_rules_save_names_their_rule_set", text.contains("rules: Tiny"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
-    let moved = otp::rules::engine::load_save(&text, "window-tiny.ron").ok().and_then(|game| {
-        let start = otp::rules::engine::open(otp::rules::cite::RuleSetId::Tiny, otp::scenario::load(&scenario).ok()?, 1).ok()?;
+    let moved = otp::rules::registry::load_save(&text, "window-tiny.ron").ok().and_then(|game| {
+        let start = otp::rules::registry::open(otp::rules::cite::RuleSetId::Tiny, otp::scenario::load(&scenario).ok()?, 1).ok()?;
         let front = |g: &dyn otp::rules::engine::Engine| {
             let w = g.world();
             let unit = w.try_query::<&otp::scenario::spawn::Unit>()?.iter(w).find(|u| u.name == "Blue Foot")?.clone();

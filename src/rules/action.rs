@@ -36,7 +36,7 @@ pub enum Action {
     /// An order of On to Philadelphia, in its own words. Untagged, so a report's JSON and a
     /// save read as they did before there was more than one rule set.
     #[serde(untagged)]
-    Otp(otp::engine::Action),
+    Otp(otp::engine::action::Action),
 }
 
 impl Action {
@@ -71,13 +71,13 @@ impl Action {
     /// The point on the table a leader is sent to, if the order sends one.
     pub fn leader_to(&self) -> Option<Vec2> {
         match self {
-            Action::MoveLeader { to, .. } | Action::Otp(otp::engine::Action::MoveCommander { to, .. }) => Some(*to),
+            Action::MoveLeader { to, .. } | Action::Otp(otp::engine::action::Action::MoveCommander { to, .. }) => Some(*to),
             _ => None,
         }
     }
 
     /// On to Philadelphia's words for it, if they are.
-    pub fn as_otp(&self) -> Option<&otp::engine::Action> {
+    pub fn as_otp(&self) -> Option<&otp::engine::action::Action> {
         match self {
             Action::Otp(a) => Some(a),
             _ => None,
@@ -87,8 +87,8 @@ impl Action {
 
 /// The units an order of On to Philadelphia names: the one acting first (the unit a commander
 /// joins), then its target (the unit a gun is attached to).
-pub(crate) fn otp_units_named(a: &otp::engine::Action) -> Vec<&str> {
-    use otp::engine::Action as Otp;
+pub(crate) fn otp_units_named(a: &otp::engine::action::Action) -> Vec<&str> {
+    use otp::engine::action::Action as Otp;
     let acting = match a {
         Otp::JoinUnit { unit, .. } => Some(unit.as_str()),
         _ => a.unit(),
@@ -100,14 +100,14 @@ pub(crate) fn otp_units_named(a: &otp::engine::Action) -> Vec<&str> {
     acting.into_iter().chain(target).collect()
 }
 
-impl From<otp::engine::Action> for Action {
-    fn from(a: otp::engine::Action) -> Action {
+impl From<otp::engine::action::Action> for Action {
+    fn from(a: otp::engine::action::Action) -> Action {
         Action::Otp(a)
     }
 }
 
-impl From<&otp::engine::Action> for Action {
-    fn from(a: &otp::engine::Action) -> Action {
+impl From<&otp::engine::action::Action> for Action {
+    fn from(a: &otp::engine::action::Action) -> Action {
         Action::Otp(a.clone())
     }
 }
@@ -131,7 +131,7 @@ impl fmt::Display for Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use otp::engine::Action as Otp;
+    use otp::engine::action::Action as Otp;
 
     // The log selects the first unit an order names and centres on all of them; a leader's
     // move centres on where he went.

@@ -84,6 +84,20 @@ impl RuleSetId {
     }
 }
 
+/// The rule sets this program plays; `rules::registry` opens and loads each of them.
+pub const PLAYABLE: [RuleSetId; 2] = [RuleSetId::Otp, RuleSetId::Tiny];
+
+impl RuleSetId {
+    /// Why this rule set cannot be played by this program yet; `Ok` for the ones it plays.
+    pub fn playable(self) -> Result<(), String> {
+        if PLAYABLE.contains(&self) {
+            return Ok(());
+        }
+        let names: Vec<String> = PLAYABLE.iter().map(|r| format!("{r:?} ({})", r.title())).collect();
+        Err(format!("{self:?} ({}) cannot be played yet: this otp plays {}", self.title(), names.join(" and ")))
+    }
+}
+
 impl fmt::Display for RuleSetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.title())

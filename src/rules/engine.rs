@@ -564,49 +564,9 @@ pub fn cited(set: RuleSetId, section: &str) -> String {
 // commands every rule set answers (`otp simulate`, `replay`, `fire`, `melee`). A new rule set adds
 // its arm to each `match rules` below; nothing else outside its folder names it. ----
 
-/// Why `rules` cannot be played by this program yet; `Ok` for the rule sets it plays.
-pub fn playable(rules: RuleSetId) -> Result<(), String> {
-    if PLAYABLE.contains(&rules) {
-        return Ok(());
-    }
-    let names: Vec<String> = PLAYABLE.iter().map(|r| format!("{r:?} ({})", r.title())).collect();
-    Err(format!("{rules:?} ({}) cannot be played yet: this otp plays {}", rules.title(), names.join(" and ")))
-}
 
-/// The rule sets this program plays; [`open`] and [`load_save`] have an arm for each.
-pub const PLAYABLE: [RuleSetId; 2] = [RuleSetId::Otp, RuleSetId::Tiny];
 
-/// What `rules` needs of a scenario beyond the common checks of `scenario::validate`, each
-/// problem at its place in the file; empty when the rule set can play it.
-pub fn can_read(rules: RuleSetId, _scenario: &Scenario) -> Vec<crate::scenario::validate::Problem> {
-    match rules {
-        // The scenario format was made for On to Philadelphia: validate.rs's checks are its own.
-        RuleSetId::Otp => Vec::new(),
-        // The tiny test rules read any scenario: units, stands and the table are all they use.
-        RuleSetId::Tiny => Vec::new(),
-        other => vec![(crate::scenario::locate::Locus::top("rules"), format!("rules: {}", playable(other).err().unwrap_or_default()))],
-    }
-}
 
-/// The rule set a `--rules` key names (`RuleSetId::key`: otp, revolution, acw-orders,
-/// acw-quick, purky, tiny), if this program can play it.
-pub fn parse_rules(key: &str) -> Result<RuleSetId, String> {
-    let rules = RuleSetId::from_key(key).ok_or_else(|| {
-        let keys: Vec<&str> = RuleSetId::ALL.iter().map(|r| r.key()).collect();
-        format!("--rules {key}: no such rule set; the rule sets are {}", keys.join(", "))
-    })?;
-    playable(rules).map_err(|why| format!("--rules {key}: {why}"))?;
-    Ok(rules)
-}
-
-/// A new game of `scenario` under `rules`, before its first action.
-pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn Engine>, String> {
-    match rules {
-        RuleSetId::Otp => Ok(Box::new(super::otp::engine::Game::new(scenario, seed, super::otp::charts::Charts::embedded().clone()))),
-        RuleSetId::Tiny => Ok(super::tiny::open(scenario, seed)),
-        other => Err(playable(other).err().unwrap_or_default()),
-    }
-}
 
 /// The save format this program writes. Format 1 (On to Philadelphia's first saves) has no
 /// header; format 2 begins `format: 2, rules: Otp`.
@@ -631,7 +591,7 @@ fn first_save_format() -> u32 {
 }
 
 /// `file:line:col: message` at a top-level field of save text.
-fn at_field(text: &str, file: &str, field: &'static str, message: String) -> String {
+pub(crate) fn at_field(text: &str, file: &str, field: &'static str, message: String) -> String {
     let text = crate::scenario::without_bom(text);
     crate::scenario::locate_problems(text, crate::scenario::locate::Spans::of(text).as_ref(), file, vec![(crate::scenario::locate::Locus::top(field), message)]).to_string()
 }
@@ -651,40 +611,11 @@ impl SaveHeader {
 
     /// The error for a save of a rule set this program cannot replay, at its `rules:` line.
     pub fn unplayable(&self, text: &str, file: &str) -> String {
-        at_field(text, file, "rules", format!("rules: {}", playable(self.rules).err().unwrap_or_else(|| format!("this is a game of {:?} ({}), which this reader does not replay", self.rules, self.rules.title()))))
+        at_field(text, file, "rules", format!("rules: {}", self.rules.playable().err().unwrap_or_else(|| format!("this is a game of {:?} ({}), which this reader does not replay", self.rules, self.rules.title()))))
     }
 }
 
-/// A saved game read from `text` (`file` names it in messages), replayed under the rule set it
-/// names; every problem as `file:line:col: message`.
-pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
-    let header = SaveHeader::read(text, file)?;
-    match header.rules {
-        RuleSetId::Otp => {
-            let save = super::otp::engine::Save::parse(text, file)?;
-            let game = super::otp::engine::Game::from_save_text(&save, text, file, super::otp::charts::Charts::embedded().clone())?;
-            Ok(Box::new(game))
-        }
-        RuleSetId::Tiny => super::tiny::load_save(text, file),
-        _ => Err(header.unplayable(text, file)),
-    }
-}
 
-/// The scenario of a saved game's text, and what was edited in it since the game was played
-/// (empty when nothing was), without replaying it.
-pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), String> {
-    let header = SaveHeader::read(text, file)?;
-    match header.rules {
-        RuleSetId::Otp => {
-            let save = super::otp::engine::Save::parse(text, file)?;
-            let changed = save.scenario_changes();
-            Ok((save.scenario, changed))
-        }
-        // Tiny saves keep no digest: nothing to compare.
-        RuleSetId::Tiny => super::tiny::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
-        _ => Err(header.unplayable(text, file)),
-    }
-}
 
 /// A replayed save, for `otp replay`: the reports in plain words, and what was edited in its
 /// scenario since the game was played (replayed anyway only when forced).
@@ -694,31 +625,7 @@ pub struct Replay {
     pub changed: Vec<String>,
 }
 
-/// Replay a save's text under the rule set it names (`rules`, from `--rules`, must be that
-/// one). A save whose scenario was edited since the game is refused with what changed, unless
-/// `force`.
-pub fn replay(text: &str, file: &str, force: bool, rules: Option<RuleSetId>) -> Result<Replay, String> {
-    let header = SaveHeader::read(text, file)?;
-    if let Some(asked) = rules.filter(|r| *r != header.rules) {
-        return Err(at_field(text, file, "rules", format!("this game was played under {:?} ({}), not {asked:?}: a save replays under the rule set it names", header.rules, header.rules.title())));
-    }
-    let (_, changed) = save_scenario(text, file)?;
-    if !changed.is_empty() && !force {
-        return Err(format!("{}; --force replays it anyway", changed_message(file, &changed)));
-    }
-    let game = load_save(text, file)?;
-    let mut out = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.action_count());
-    for r in game.reports() {
-        out.push_str(&r.to_string());
-    }
-    Ok(Replay { text: out, changed })
-}
 
-/// [`replay`] of a save file.
-pub fn replay_file(path: &std::path::Path, force: bool, rules: Option<RuleSetId>) -> Result<Replay, String> {
-    let text = crate::scenario::read_text(path, MAX_SAVE_BYTES).map_err(|e| e.to_string())?;
-    replay(&text, &path.display().to_string(), force, rules)
-}
 
 /// What a command prints: its standard output and error, byte for byte, and whether it exits
 /// successfully (a preview the engine refused exits non-zero).
@@ -744,47 +651,5 @@ pub enum PreviewCommand {
     Melee { special: bool },
 }
 
-/// `otp fire` / `otp melee` under `rules`: `unit` shooting at or charging `target` at set-up,
-/// as the rule set prints it (text, or JSON with `json`).
-pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Scenario, unit: &str, target: &str, json: bool) -> Printed {
-    match rules {
-        RuleSetId::Otp => match command {
-            PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
-            PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
-        },
-        other => match open(other, scenario.clone(), 1) {
-            Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
-            Err(e) => Printed::error(e),
-        },
-    }
-}
 
-/// A preview through the interface alone, for a rule set without a command-line preview of its
-/// own: the engine's own refusal, or its [`Preview`] as text (or JSON).
-fn preview_printed(game: &dyn Engine, command: PreviewCommand, unit: &str, target: &str, json: bool) -> Printed {
-    let (unit, target) = (unit.to_string(), target.to_string());
-    let action = match command {
-        PreviewCommand::Fire { .. } => Action::Fire { unit, target },
-        PreviewCommand::Melee { .. } => Action::Charge { unit, target },
-    };
-    let cite = |r: &Refusal| r.cite().to_string();
-    match game.preview(&action) {
-        Err(r) if json => Printed { stdout: format!("{}\n", serde_json::json!({ "refused": { "rule": cite(&r), "reason": r.reason } })), stderr: String::new(), success: false },
-        Err(r) => Printed { stdout: format!("{r}\n"), stderr: String::new(), success: false },
-        Ok(None) => Printed::error(format!("{action}: {} has no dice to preview", game.rules().title())),
-        Ok(Some(p)) if json => Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&p).expect("previews serialise")), stderr: String::new(), success: true },
-        Ok(Some(p)) => Printed { stdout: p.to_string(), stderr: String::new(), success: true },
-    }
-}
 
-/// `otp simulate --balance` under `rules`: the balance table of `games` automatic games in
-/// Markdown, and how many actions the engine refused the automatic players.
-pub fn balance_table(rules: RuleSetId, scenario: &Scenario, seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize)) -> Result<(String, usize), String> {
-    match rules {
-        RuleSetId::Otp => {
-            let table = super::otp::balance::balance(scenario, seed, games, turns, progress);
-            Ok((table.markdown(), table.refusals))
-        }
-        other => Err(playable(other).err().unwrap_or_default()),
-    }
-}

@@ -9,6 +9,8 @@ pub mod cite;
 pub mod dice;
 pub mod engine;
 pub mod otp;
+pub mod refusal;
+pub mod registry;
 pub mod report;
 pub mod simulate;
 pub mod tiny;

@@ -9,8 +9,11 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::action::Action;
-use super::cite::RuleSetId;
-use super::engine::{Engine, open};
+use super::engine::Engine;
+
+/// How the games are opened: a new game of a scenario with a seed (`registry::open` for a
+/// rule set, or a rule set's own constructor).
+pub type Opener = dyn Fn(Scenario, u64) -> Result<Box<dyn Engine>, String>;
 use super::report::Summary;
 use crate::scenario::Scenario;
 
@@ -61,8 +64,8 @@ pub fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
 
 /// Play one automatic game of `scenario` under `rules` with `seed` for `turns` turns (default:
 /// the scenario's limit), writing one JSON line per report to `log` when given (JSONL).
-pub fn simulate(rules: RuleSetId, scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<&mut dyn Write>) -> Result<GameOutcome, String> {
-    let mut game = open(rules, with_turns(scenario, turns), seed)?;
+pub fn play(open: &Opener, scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<&mut dyn Write>) -> Result<GameOutcome, String> {
+    let mut game = open(with_turns(scenario, turns), seed)?;
     Ok(play_out(game.as_mut(), log))
 }
 
@@ -126,11 +129,11 @@ pub struct Spread {
 
 /// Play `games` automatic games under `rules` with seeds `first_seed..`, calling `progress`
 /// with the number of games finished and the outcome of the last one after each.
-pub fn simulate_many(rules: RuleSetId, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
+pub fn play_many(open: &Opener, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
     let mut spread = Spread { games, first_seed, ..Spread::default() };
     spread.sides = scenario.sides.iter().map(|s| SideSpread { side: s.name.clone(), min_figures_lost: u32::MAX, ..SideSpread::default() }).collect();
     for i in 0..games {
-        let o = simulate(rules, scenario, first_seed.wrapping_add(i as u64), turns, None)?;
+        let o = play(open, scenario, first_seed.wrapping_add(i as u64), turns, None)?;
         for (acc, s) in spread.sides.iter_mut().zip(&o.sides) {
             acc.mean_figures_lost += s.figures_lost as f64;
             acc.mean_units_broken += s.units_broken as f64;

@@ -39,11 +39,13 @@ struct Check<'a> {
 }
 
 /// Everything wrong with a scenario: the common checks, then what its rule set (`rules:`)
-/// needs of it (`rules::engine::can_read`, each rule set's own).
+/// needs of it (a rule set this program plays, `RuleSetId::playable`).
 pub fn validate(scenario: &Scenario) -> Vec<Problem> {
     let mut c = Check { scenario, problems: Vec::new() };
     c.name(&Locus::top("name"), &scenario.name, "the scenario");
-    c.problems.extend(crate::rules::engine::can_read(scenario.rules, scenario));
+    if let Err(why) = scenario.rules.playable() {
+        c.problems.push((super::locate::Locus::top("rules"), format!("rules: {why}")));
+    }
     if !c.table() {
         // Everything else is placed on the table: with no sound table, more messages would mislead.
         return c.problems;

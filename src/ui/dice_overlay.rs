@@ -565,7 +565,7 @@ mod tests {
     use crate::table::movement::MoveStep;
 
     fn otp(seed: u64) -> Box<dyn Engine> {
-        crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
+        crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
     }
 
     /// Go on (start, draw, end activations) until `brigade` is phasing.

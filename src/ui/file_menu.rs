@@ -397,7 +397,7 @@ mod tests {
 
     /// The teaching battle, seed 5, started: one action.
     fn started() -> Box<dyn crate::rules::engine::Engine> {
-        let mut game = crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 5).unwrap();
+        let mut game = crate::rules::registry::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 5).unwrap();
         game.apply(crate::rules::action::Action::Next).unwrap();
         game
     }
@@ -430,7 +430,7 @@ mod tests {
         assert!(save_in_world(&mut world, &kept).is_some());
         open_now(&mut world, other.clone());
         let text = std::fs::read_to_string(&kept).unwrap();
-        assert_eq!(crate::rules::engine::load_save(&text, "kept.ron").unwrap().action_count(), 1);
+        assert_eq!(crate::rules::registry::load_save(&text, "kept.ron").unwrap().action_count(), 1);
         assert_eq!(world.resource::<Session>().engine().action_count(), 0);
         assert_eq!(world.resource::<Battlefield>().source, other.display().to_string());
         let recent = &world.resource::<Settings>().recent;

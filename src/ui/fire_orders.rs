@@ -846,7 +846,7 @@ mod tests {
 
     /// The teaching battle under On to Philadelphia, through the interface.
     fn teaching(seed: u64) -> Game {
-        crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
+        crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), seed).unwrap()
     }
 
     fn ok(g: &mut Game, a: Action) -> crate::rules::report::Report {

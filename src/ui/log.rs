@@ -417,7 +417,7 @@ mod tests {
     use crate::rules::cite::RuleSetId;
 
     fn game() -> Session {
-        Session::from_engine(&*crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap())
+        Session::from_engine(&*crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap())
     }
 
     fn fire() -> Action {
@@ -540,7 +540,7 @@ mod tests {
     fn write_a_long_save() {
         let Ok(path) = std::env::var("OTP_WRITE_LONG_SAVE") else { return };
         let scenario = crate::scenario::load(Path::new("scenarios/cowpens.ron")).expect("the historical scenario");
-        let mut g = crate::rules::engine::open(RuleSetId::Otp, scenario, 5).unwrap();
+        let mut g = crate::rules::registry::open(RuleSetId::Otp, scenario, 5).unwrap();
         let mut player = g.automatic();
         while let Some(a) = player.next_action(&*g) {
             // Refused: go on rather than loop.

@@ -1131,7 +1131,7 @@ mod tests {
 fn write_screenshot_save() {
     use crate::rules::cite::RuleSetId;
     let Ok(path) = std::env::var("OTP_WRITE_SAVE") else { return };
-    let mut g = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap();
+    let mut g = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 7).unwrap();
     g.apply(Action::Next).unwrap();
     for _ in 0..10 {
         let acting = g.sequence().acting.first().and_then(|&u| g.world().get::<Unit>(u)).and_then(|u| g.world().get::<crate::scenario::spawn::Brigade>(u.brigade)).map(|b| b.name.clone());

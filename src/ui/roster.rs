@@ -118,7 +118,7 @@ mod tests {
 
     /// A headless app with the game mirrored, as the window has it.
     fn session(actions: &[Action]) -> App {
-        let mut game = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 4).unwrap();
+        let mut game = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 4).unwrap();
         for a in actions {
             game.apply(a.clone()).unwrap();
         }

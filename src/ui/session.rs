@@ -24,6 +24,7 @@ use super::settings::Settings;
 use super::table_view::Selection;
 use crate::rules::action::Action;
 use crate::rules::engine::{self, Engine};
+use crate::rules::registry;
 use crate::rules::report::{Refusal, Report};
 use crate::scenario::Scenario;
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SideInfo, Stand, Unit, despawn_scenario};
@@ -101,7 +102,7 @@ impl Session {
     /// A session on a copy of a game (its save text replayed): how tests build one.
     #[cfg(test)]
     pub(crate) fn from_engine(engine: &dyn Engine) -> Self {
-        Session::new(engine::load_save(&engine.save_text(), "test").expect("an engine's save replays"))
+        Session::new(registry::load_save(&engine.save_text(), "test").expect("an engine's save replays"))
     }
 
     pub fn new(game: Box<dyn Engine>) -> Self {
@@ -252,8 +253,8 @@ impl Opening {
         let text = crate::scenario::read_text(path, engine::MAX_SAVE_BYTES).map_err(|e| e.to_string())?;
         let looks_saved = text.contains("actions:") && text.contains("seed:");
         if looks_saved {
-            let (scenario, changed) = engine::save_scenario(&text, &file)?;
-            engine::load_save(&text, &file)?;
+            let (scenario, changed) = registry::save_scenario(&text, &file)?;
+            registry::load_save(&text, &file)?;
             return Ok(Opening::Saved { text, source: file, scenario: Box::new(scenario), changed });
         }
         let scenario = crate::scenario::load(path).map_err(|e| e.to_string())?;
@@ -274,9 +275,9 @@ impl Opening {
         match self {
             Opening::Scenario { scenario, source } => {
                 let rules = scenario.rules;
-                Ok((engine::open(rules, *scenario, new_seed()).map_err(|e| format!("{source}: {e}"))?, source, None))
+                Ok((registry::open(rules, *scenario, new_seed()).map_err(|e| format!("{source}: {e}"))?, source, None))
             }
-            Opening::Saved { text, source, .. } => Ok((engine::load_save(&text, &source)?, source.clone(), Some(PathBuf::from(source)))),
+            Opening::Saved { text, source, .. } => Ok((registry::load_save(&text, &source)?, source.clone(), Some(PathBuf::from(source)))),
         }
     }
 }
@@ -356,7 +357,7 @@ fn open(world: &mut World) {
 /// The autosaved game at `path`, described, if it has any actions.
 fn resumable(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
-    let game = engine::load_save(&text, &path.display().to_string()).ok()?;
+    let game = registry::load_save(&text, &path.display().to_string()).ok()?;
     (game.action_count() > 0).then(|| format!("{}, {} actions taken", game.scenario().name, game.action_count()))
 }
 
@@ -396,7 +397,7 @@ fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMu
                         None => continue,
                     },
                 };
-                let loaded = crate::scenario::read_text(&path, engine::MAX_SAVE_BYTES).map_err(|e| e.to_string()).and_then(|text| engine::load_save(&text, &path.display().to_string()));
+                let loaded = crate::scenario::read_text(&path, engine::MAX_SAVE_BYTES).map_err(|e| e.to_string()).and_then(|text| registry::load_save(&text, &path.display().to_string()));
                 match loaded {
                     Ok(game) => {
                         let new_table = game.scenario() != &battlefield.scenario;
@@ -417,7 +418,7 @@ fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMu
                 }
             }
             SessionCommand::Restart => {
-                match engine::open(session.game.rules(), session.game.scenario().clone(), new_seed()) {
+                match registry::open(session.game.rules(), session.game.scenario().clone(), new_seed()) {
                     Ok(game) => session.replace(game),
                     Err(e) => {
                         session.status = Some((e, true));
@@ -546,7 +547,7 @@ mod tests {
 
     /// A saved game read back through the interface.
     fn load(path: &Path) -> Box<dyn Engine> {
-        engine::load_save(&std::fs::read_to_string(path).expect("written"), "test").expect("the save replays")
+        registry::load_save(&std::fs::read_to_string(path).expect("written"), "test").expect("the save replays")
     }
 
     /// A headless app with just the session: the same message path the window's mouse uses.

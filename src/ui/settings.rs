@@ -350,7 +350,7 @@ mod tests {
         app.add_plugins(MinimalPlugins)
             .insert_resource(SettingsFile { path: Some(path.to_path_buf()), written: None, reported: false })
             .init_resource::<Settings>()
-            .insert_resource(Session::from_engine(&*crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap()))
+            .insert_resource(Session::from_engine(&*crate::rules::registry::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap()))
             .add_systems(Update, (report_problem, store).chain());
         let (s, problem) = Settings::read(path);
         app.insert_resource(s);

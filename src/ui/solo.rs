@@ -309,7 +309,7 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
 mod tests {
     use super::*;
     use crate::rules::cite::RuleSetId;
-    use crate::rules::engine::open;
+    use crate::rules::registry::open;
     use crate::ui::session::Opening;
 
     /// The teaching battle under OTP with this seed.

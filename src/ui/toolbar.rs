@@ -669,7 +669,8 @@ mod tests {
     use super::*;
     use crate::rules::action::Action;
     use crate::rules::cite::RuleSetId;
-    use crate::rules::engine::{Engine, open};
+    use crate::rules::engine::Engine;
+    use crate::rules::registry::open;
     use bevy::ecs::message::Messages;
 
     /// The teaching scenario, seed 3, after these actions.

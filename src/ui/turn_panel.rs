@@ -698,7 +698,7 @@ fn play_word(word: &str) -> Option<Play> {
 mod tests {
     use super::*;
     use crate::rules::cite::RuleSetId;
-    use crate::rules::engine::open;
+    use crate::rules::registry::open;
 
     /// The teaching battle under OTP with this seed, after these actions.
     fn game(seed: u64, actions: &[Action]) -> Box<dyn Engine> {

@@ -296,7 +296,7 @@ mod tests {
     #[test]
     fn the_sheet_is_the_engines() {
         use crate::rules::cite::RuleSetId;
-        let g = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let g = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
         let w = g.world();
         let of = |n: &str| {
             let e = w.try_query::<(Entity, &Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap();

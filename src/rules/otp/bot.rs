@@ -261,7 +261,8 @@ pub fn play_out(game: &mut Game, log: Option<&mut dyn Write>) -> GameOutcome {
 /// Play `games` automatic games with seeds `first_seed..`, calling `progress` with the number
 /// of games finished and the outcome of the last one after each.
 pub fn simulate_many(scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize, &GameOutcome)) -> Spread {
-    crate::rules::simulate::simulate_many(crate::rules::cite::RuleSetId::Otp, scenario, first_seed, games, turns, progress).expect("On to Philadelphia always opens")
+    let open = |scenario, seed| -> Result<Box<dyn crate::rules::engine::Engine>, String> { Ok(Box::new(Game::new(scenario, seed, Charts::embedded().clone()))) };
+    crate::rules::simulate::play_many(&open, scenario, first_seed, games, turns, progress).expect("On to Philadelphia always opens")
 }
 
 #[cfg(test)]

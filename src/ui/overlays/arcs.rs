@@ -136,7 +136,7 @@ mod tests {
 
     /// The fire bands the engine gives a unit of the teaching battle.
     fn fire_bands(unit: &str) -> Vec<RangeBand> {
-        let engine = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let engine = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
         let world = engine.world();
         let e = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == unit).unwrap().0;
         engine.fire_bands(e)
@@ -155,7 +155,7 @@ mod tests {
 
     /// The rule set's fire rules and a unit's close range, as the engine gives them.
     fn rules_of(unit: &str) -> (&'static FireRules, Option<RangeBand>) {
-        let engine = crate::rules::engine::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let engine = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
         let world = engine.world();
         let e = world.try_query::<(bevy::ecs::entity::Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(world).find(|(_, u)| u.name == unit).unwrap().0;
         (engine.fire_rules(), engine.close_range(e))

@@ -553,7 +553,7 @@ mod tests {
 
     /// The movement rules of the teaching battle's engine (OTP's), asked as the window asks.
     fn otp_rules() -> &'static MoveRules {
-        crate::rules::engine::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap().move_rules()
+        crate::rules::registry::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap().move_rules()
     }
 
     fn line() -> UnitInfo {
@@ -572,7 +572,7 @@ mod tests {
         // (reconstructed), with the road bonus (5.1).
         use crate::rules::cite::RuleSetId;
         let mut scenario = crate::scenario::default_scenario();
-        let g = crate::rules::engine::open(RuleSetId::Otp, scenario.clone(), 1).unwrap();
+        let g = crate::rules::registry::open(RuleSetId::Otp, scenario.clone(), 1).unwrap();
         let unit = |g: &dyn Engine, n: &str| {
             let w = g.world();
             w.try_query::<(Entity, &crate::scenario::spawn::Unit)>().unwrap().iter(w).find(|(_, u)| u.name == n).map(|(e, _)| e).unwrap()
@@ -583,7 +583,7 @@ mod tests {
         assert!(a.source.starts_with("OTP"), "{}", a.source);
         let u = scenario.sides.iter_mut().flat_map(|s| s.brigades.iter_mut()).flat_map(|b| b.units.iter_mut()).find(|u| u.name == "33rd Foot").unwrap();
         u.formation = Formation::Column;
-        let g = crate::rules::engine::open(RuleSetId::Otp, scenario, 1).unwrap();
+        let g = crate::rules::registry::open(RuleSetId::Otp, scenario, 1).unwrap();
         let a = allowance(g.as_ref(), unit(g.as_ref(), "33rd Foot")).unwrap();
         assert_eq!(a.allowance.full, 10.0);
         assert!(a.allowance.road.unwrap() > 10.0 && a.reconstructed);

@@ -182,7 +182,7 @@ pub(crate) fn scene(v: &SightView) -> Scene {
 mod tests {
     use super::*;
     use crate::rules::cite::RuleSetId;
-    use crate::rules::engine::open;
+    use crate::rules::registry::open;
     use crate::scenario::default_scenario;
     use crate::scenario::spawn::Unit;
 

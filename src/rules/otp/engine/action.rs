@@ -7,7 +7,7 @@ use bevy::math::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::describe;
-use super::report::Refusal;
+use crate::rules::refusal::Refusal;
 use crate::rules::otp::charts::Ammo;
 use crate::scenario::model::{Formation, Table};
 use crate::table::movement::MoveStep;

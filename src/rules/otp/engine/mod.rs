@@ -49,7 +49,7 @@ use serde::Serialize;
 pub use action::{Action, ChargeOptions, Reaction, Removal};
 pub use operations::Asked;
 pub use report::{ChartRead, DieRecord, Entry, Item, Modifier, Refusal, Report, SideSummary, Summary};
-pub use save::{Save, replay_report_text};
+pub use save::Save;
 pub use state::{CommandState, Phase, Sequence, UnitTurn};
 
 use self::report::refuse;

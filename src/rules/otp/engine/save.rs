@@ -242,13 +242,3 @@ impl Game {
     }
 }
 
-/// Load and replay a save (see [`crate::rules::engine::replay`]). A save whose scenario was
-/// edited since the game is refused with what changed, unless `force`.
-pub fn replay_report(save_path: &Path, force: bool) -> Result<Replay, String> {
-    crate::rules::engine::replay_file(save_path, force, None)
-}
-
-/// The reports of a saved game in plain words (refused if its scenario was edited).
-pub fn replay_report_text(save_path: &Path) -> Result<String, String> {
-    replay_report(save_path, false).map(|r| r.text)
-}
