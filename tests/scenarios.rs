@@ -618,6 +618,10 @@ fn the_tiny_rules_play_through_the_same_commands() {
     let outcome = otp::rules::registry::simulate(RuleSetId::Tiny, &s, 4, None, None).unwrap();
     assert_eq!(outcome.refusals, 0, "the engine never refuses its own automatic player");
     assert_eq!(outcome.turns_played, s.turn_limit.unwrap(), "TINY 1: the game runs to the turn limit");
+    // TINY 1: the side that lost fewer figures wins; equal losses are a draw.
+    let lost: Vec<u32> = outcome.sides.iter().map(|x| x.figures_lost).collect();
+    let expected = if lost[0] == lost[1] { None } else if lost[0] < lost[1] { Some(0) } else { Some(1) };
+    assert_eq!(outcome.winner, expected, "{lost:?}");
     // A tiny save replays under its own rule set, and names it.
     let mut game = registry::open(RuleSetId::Tiny, s.clone(), 4).unwrap();
     let mut bot = game.automatic();

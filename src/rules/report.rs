@@ -73,6 +73,13 @@ pub struct Summary {
     pub sides: Vec<SideSummary>,
     /// Objectives nobody holds (empty, or contested).
     pub objectives_unheld: Vec<String>,
+    /// The side that won, by the rule set's own verdict (an index of `sides`); `None` for a
+    /// draw, or when the rule set leaves the verdict to the points (On to Philadelphia, 4.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<usize>,
+    /// The rule set's verdict in words, when it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
 }
 
 impl fmt::Display for Summary {
@@ -91,7 +98,11 @@ impl fmt::Display for Summary {
                 s.points
             )?;
         }
-        write!(f, "  objectives held by nobody: {}", list(&self.objectives_unheld))
+        write!(f, "  objectives held by nobody: {}", list(&self.objectives_unheld))?;
+        if let Some(result) = &self.result {
+            write!(f, "\n  {result}")?;
+        }
+        Ok(())
     }
 }
 

@@ -94,7 +94,7 @@ pub fn play_out(game: &mut dyn Engine, mut log: Option<&mut dyn Write>) -> GameO
         actions += 1;
     }
     // A game cut short (the guard above) has no summary: nothing counted, the turns reached.
-    let summary = game.summary().unwrap_or_else(|| Summary { turns_played: game.sequence().turn, sides: Vec::new(), objectives_unheld: Vec::new() });
+    let summary = game.summary().unwrap_or_else(|| Summary { turns_played: game.sequence().turn, sides: Vec::new(), objectives_unheld: Vec::new(), winner: None, result: None });
     let sides: Vec<SideOutcome> = summary
         .sides
         .iter()
@@ -102,7 +102,8 @@ pub fn play_out(game: &mut dyn Engine, mut log: Option<&mut dyn Write>) -> GameO
         .collect();
     let best = sides.iter().map(|s| s.points).max().unwrap_or(0);
     let leaders: Vec<usize> = (0..sides.len()).filter(|&i| sides[i].points == best).collect();
-    let winner = (leaders.len() == 1).then(|| leaders[0]);
+    // The rule set's own verdict, else the points (OTP 4.5).
+    let winner = summary.winner.or_else(|| (leaders.len() == 1).then(|| leaders[0]));
     GameOutcome { seed: game.seed(), turns_played: summary.turns_played, actions, sides, winner, refusals, log_error }
 }
 

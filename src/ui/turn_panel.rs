@@ -502,6 +502,9 @@ fn commanders_ui(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, bri
 
 /// The points each side scored, and who won by them (4.5).
 fn winner(s: &Summary) -> String {
+    if let Some(result) = &s.result {
+        return result.clone();
+    }
     let mut sides: Vec<_> = s.sides.iter().collect();
     sides.sort_by_key(|x| std::cmp::Reverse(x.points));
     match sides[..] {
@@ -834,7 +837,7 @@ mod tests {
     #[test]
     fn the_winner_is_read_from_the_points() {
         let side = |name: &str, points| crate::rules::report::SideSummary { side: name.into(), figures_lost: 0, units_broken: vec![], units_off_table: vec![], objectives_held: vec![], points };
-        let s = Summary { turns_played: 10, sides: vec![side("British", 1), side("Americans", 3)], objectives_unheld: vec![] };
+        let s = Summary { turns_played: 10, sides: vec![side("British", 1), side("Americans", 3)], objectives_unheld: vec![], winner: None, result: None };
         assert_eq!(winner(&s), "Americans win on points, 3 to 1");
         let s = Summary { sides: vec![side("British", 2), side("Americans", 2)], ..s };
         assert!(winner(&s).starts_with("A draw"));

@@ -539,7 +539,13 @@ impl Game {
                 SideSummary { side: side.name.clone(), figures_lost: start - now, units_broken: broken, units_off_table: Vec::new(), objectives_held: Vec::new(), points: 0 }
             })
             .collect();
-        Some(Summary { turns_played: self.turn, sides, objectives_unheld: Vec::new() })
+        let mut summary = Summary { turns_played: self.turn, sides, objectives_unheld: Vec::new(), winner: None, result: None };
+        // TINY 1: the side that lost fewer figures wins.
+        let fewest = summary.sides.iter().map(|s| s.figures_lost).min().unwrap_or(0);
+        let best: Vec<usize> = (0..summary.sides.len()).filter(|&i| summary.sides[i].figures_lost == fewest).collect();
+        summary.winner = (best.len() == 1).then(|| best[0]);
+        summary.result = Some(format!("{} (TINY 1)", self.verdict(&summary)));
+        Some(summary)
     }
 
     /// TINY 1: the side that lost fewer figures wins.

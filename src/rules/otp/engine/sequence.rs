@@ -223,7 +223,8 @@ impl Game {
                 _ => unheld.push(o.name.clone()),
             }
         }
-        Summary { turns_played: self.turn(), sides, objectives_unheld: unheld }
+        // 4.5: the players compare points; the summary gives no verdict of its own.
+        Summary { turns_played: self.turn(), sides, objectives_unheld: unheld, winner: None, result: None }
     }
 }
 
