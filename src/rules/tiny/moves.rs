@@ -37,11 +37,14 @@ pub static TINY: MoveRules = MoveRules {
     crossing,
 };
 
-/// TINY 2: forward, obliques, side steps, wheels and about faces; nothing else.
-fn may(_unit: &UnitInfo, ask: Ask) -> Result<(), Refused> {
+/// TINY 2: a unit moves whole (forward, oblique, side step, wheel, about face, a march column
+/// along a path); no stand by stand, no bent line, no road bonus.
+fn may(unit: &UnitInfo, ask: Ask) -> Result<(), Refused> {
     match ask {
         Ask::Wheel | Ask::MoveAfterFormationChange => Ok(()),
-        Ask::Path | Ask::StandByStand | Ask::Bend | Ask::Road => Err(Refused::new("2", "the tiny rules move a unit forward, obliquely, sideways or by wheeling only")),
+        Ask::Path if unit.in_column() => Ok(()),
+        Ask::Path => Err(Refused::new("2", "only a march column follows a path")),
+        Ask::StandByStand | Ask::Bend | Ask::Road => Err(Refused::new("2", "the tiny rules move a unit whole: no stand by stand, no bent line, no road bonus")),
     }
 }
 

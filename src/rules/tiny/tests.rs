@@ -184,6 +184,19 @@ fn tiny_2_no_stand_crosses_a_unit_or_leaves_the_table() {
 }
 
 // TINY 2, TINY 3: a move is whole-unit steps; a change of formation is its own order.
+// TINY 2: a march column follows a path with its head; a line does not.
+#[test]
+fn tiny_2_a_column_follows_a_path_a_line_does_not() {
+    let g = game();
+    let path = |g: &Game, name: &str| {
+        let e = entity(g, name);
+        let front = g.world.get::<crate::table::footprint::Footprint>(g.unit(e).unwrap().stands[0]).unwrap().front_centre();
+        g.check(&mv(name, vec![MoveStep::Path(vec![front, front + bevy::math::Vec2::new(0.0, 2.0), front + bevy::math::Vec2::new(1.0, 4.0)])]))
+    };
+    assert!(path(&g, "Blue Column").is_ok(), "{:?}", path(&g, "Blue Column"));
+    assert_eq!(path(&g, "Blue Foot").unwrap_err().rule, "2");
+}
+
 #[test]
 fn tiny_2_a_move_has_no_formation_change_in_it() {
     let mut g = game();
