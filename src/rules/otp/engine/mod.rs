@@ -439,6 +439,16 @@ pub(crate) mod testing {
         panic!("{brigade} never came up");
     }
 
+    /// Howard's Continentals phasing, the Delaware lights 3" forward: in musket range of the
+    /// 71st Light Company (the set-up the fire views' tests share).
+    pub fn in_range(seed: u64) -> Game {
+        let mut g = teaching(seed);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        ok(&mut g, Action::Move { unit: "Delaware Light Infantry".into(), steps: vec![crate::table::movement::MoveStep::Forward(3.0)] });
+        g
+    }
+
     /// Draw and end every remaining activation without acting: the rebuild step (4.4).
     pub fn to_rebuilds(g: &mut Game) {
         while g.phase() != Phase::Rebuild {

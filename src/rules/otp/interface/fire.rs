@@ -195,18 +195,8 @@ pub(crate) fn cannot_hit(p: &FirePreview) -> Option<String> {
 mod tests {
     use super::*;
     use crate::rules::engine::Engine;
-    use crate::rules::otp::engine::testing::{activate, ok, teaching};
-    use crate::table::movement::MoveStep;
+    use crate::rules::otp::engine::testing::{in_range, ok};
 
-    /// Howard's Continentals phasing, the Delaware lights 3" forward: in musket range of the
-    /// 71st Light Company.
-    fn in_range(seed: u64) -> Game {
-        let mut g = teaching(seed);
-        ok(&mut g, OtpAction::StartGame);
-        activate(&mut g, "Howard's Continentals");
-        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
-        g
-    }
 
     // OTP 4.3, 8.4, 6.8: a unit may fire (a gun with each ammunition) and charge (also by a
     // special move); every choice carries `check`'s verdict, a refused one its refusal.

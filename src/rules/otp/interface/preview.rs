@@ -172,18 +172,9 @@ pub(crate) fn charge_blocks(attacker: &str, target: &str, p: &ChargePreview) -> 
 mod tests {
     use super::*;
     use crate::rules::engine::Engine;
-    use crate::rules::otp::engine::testing::{activate, ok, teaching};
+    use crate::rules::otp::engine::testing::{activate, in_range, ok, teaching};
     use crate::table::movement::MoveStep;
 
-    /// Howard's Continentals phasing, the Delaware lights 3" forward: in musket range of the
-    /// 71st Light Company.
-    fn in_range(seed: u64) -> Game {
-        let mut g = teaching(seed);
-        ok(&mut g, OtpAction::StartGame);
-        activate(&mut g, "Howard's Continentals");
-        ok(&mut g, OtpAction::Move { unit: "Delaware Light Infantry".into(), steps: vec![MoveStep::Forward(3.0)] });
-        g
-    }
 
     fn fire() -> crate::rules::action::Action {
         crate::rules::action::Action::Fire { unit: "Delaware Light Infantry".into(), target: "71st Light Company".into() }
