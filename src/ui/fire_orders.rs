@@ -42,7 +42,6 @@ use super::overlays::Overlays;
 use super::session::{Applied, Order, Refused, Session};
 use super::table_view::{HoverPreset, Selection, Troops};
 use super::{UiSet, fonts_ready};
-use crate::rules::action::Action;
 use crate::rules::cite::Source;
 use crate::rules::engine::{Aim, Choice, Engine, Factor, Preview, PreviewBlock};
 use crate::rules::report::Refusal;
@@ -198,10 +197,6 @@ pub(crate) fn judge_targets(engine: &dyn Engine, firer: Entity, aim: Aim, pick: 
         .collect()
 }
 
-/// The order that sends an engine action.
-fn order_of(session: &Session, action: &Action) -> Option<Order> {
-    session.to_order(action.clone())
-}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Targeting>()
@@ -496,9 +491,8 @@ fn confirm(t: &Targeting, session: &Session, orders: &mut MessageWriter<Order>) 
     let game = |e: Option<Entity>| e.and_then(|e| session.game_entity(e));
     if let (Some(f), Some(g), Some(aim)) = (game(t.firer), game(t.armed), t.mode.aim())
         && let Some((choices, i)) = choices_against(session.engine(), f, g, aim, t.pick.as_deref())
-        && let Some(order) = order_of(session, &choices[i].action)
     {
-        orders.write(order);
+        orders.write(Order(choices[i].action.clone()));
     }
 }
 
@@ -838,6 +832,8 @@ fn toolbar(ctx: &egui::Context, view: &View, t: &mut Targeting, units: &Query<(E
 mod tests {
     use bevy::ecs::system::RunSystemOnce;
 
+    use crate::rules::action::Action;
+
     use super::*;
     use crate::rules::cite::RuleSetId;
     use crate::rules::engine::TrackState;
@@ -1072,7 +1068,7 @@ mod tests {
         let n = app.world().resource::<Session>().engine().action_count();
         // OTP 4.3: the 33rd Foot's brigade is not phasing.
         let charge = Action::Charge { unit: "33rd Foot".into(), target: "Delaware Light Infantry".into() };
-        let order = order_of(app.world().resource::<Session>(), &charge).unwrap();
+        let order = Order(charge.clone());
         app.world_mut().write_message(order);
         app.update();
         let t = app.world().resource::<Targeting>();

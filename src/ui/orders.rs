@@ -113,16 +113,6 @@ fn names(action: &Action, name: &str) -> bool {
     }
 }
 
-/// The order that applies `action`.
-pub(crate) fn order(session: &Session, action: Action) -> Option<Order> {
-    session.to_order(action)
-}
-
-/// A refusal as the window reports it (the drag's own verdict, from the engine's check).
-fn refused_message(_session: &Session, action: Action, refusal: Refusal) -> Option<Refused> {
-    Some(Refused { action, refusal })
-}
-
 /// The selected unit of the phasing brigade, which a drag moves by order.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Playable {
@@ -263,7 +253,7 @@ fn take_release(mut drag: ResMut<MoveDrag>, session: Option<Res<Session>>, mut r
         match engine.check(&action) {
             Ok(()) => drag.steps = steps,
             Err(refusal) => {
-                refused.write_batch(refused_message(&session, action, refusal));
+                refused.write(Refused { action, refusal });
             }
         }
     }
@@ -662,10 +652,10 @@ fn commander_tool(
 fn send(session: &Session, action: Action, orders: &mut MessageWriter<Order>, refused: &mut MessageWriter<Refused>) {
     match session.engine().check(&action) {
         Ok(()) => {
-            orders.write_batch(order(session, action));
+            orders.write(Order(action));
         }
         Err(refusal) => {
-            refused.write_batch(refused_message(session, action, refusal));
+            refused.write(Refused { action, refusal });
         }
     }
 }
@@ -701,7 +691,7 @@ mod tests {
 
     /// Send an order in the common words (or the engine's), as the panels do.
     fn send(app: &mut App, action: Action) {
-        let o = order(app.world().resource::<Session>(), action).expect("the engine's words for it");
+        let o = Order(action);
         app.world_mut().write_message(o);
         app.update();
     }
@@ -1115,7 +1105,7 @@ mod tests {
         let s = app.world().resource::<Session>();
         let far = Action::MoveLeader { leader: "Lt. Col. Webster".into(), to: Vec2::new(-50.0, -50.0) };
         let refusal = s.engine().check(&far).unwrap_err();
-        let message = refused_message(s, far, refusal).unwrap();
+        let message = Refused { action: far, refusal };
         app.world_mut().write_message(message);
         app.update();
         let state = app.world().resource::<OrdersState>();

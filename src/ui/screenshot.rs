@@ -206,7 +206,9 @@ fn run_script(
     }
     script.idle += 1;
     if let Some(action) = script.orders.pop_front() {
-        orders.write_batch(session.as_deref().and_then(|s| super::orders::order(s, action)));
+        if session.is_some() {
+            orders.write(Order(action));
+        }
         script.idle = 0;
     } else if let Some(step) = script.commands.pop_front() {
         match step {

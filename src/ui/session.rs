@@ -94,11 +94,6 @@ impl Session {
         self.game.as_ref()
     }
 
-    /// The order that applies `action` (a common action, or one the engine gave in a choice).
-    pub fn to_order(&self, action: Action) -> Option<Order> {
-        Some(Order(action))
-    }
-
     /// A session on a copy of a game (its save text replayed): how tests build one.
     #[cfg(test)]
     pub(crate) fn from_engine(engine: &dyn Engine) -> Self {

@@ -180,7 +180,8 @@ fn drive(
         // Give up the side's decisions (or, all automatic, the step) rather than loop.
         let seq = engine.sequence();
         let give_up = seq.deciding.is_some() || (seq.started && settings.all() && !engine.next_is_mechanical());
-        if give_up && let Some(order) = session.to_order(Action::Next) {
+        if give_up {
+            let order = Order(Action::Next);
             state.awaiting = Some((order.clone(), session.revision));
             orders.write(order);
             state.sent += 1;
@@ -215,7 +216,7 @@ fn drive(
     if settings.step {
         settings.step = false;
     }
-    let Some(order) = action.and_then(|a| session.to_order(a)) else {
+    let Some(order) = action.map(Order) else {
         state.idle = Some((session.revision, settings.automatic.clone()));
         return;
     };
@@ -319,7 +320,7 @@ mod tests {
 
     /// Send a common action as the panels do.
     fn send(app: &mut App, action: Action) {
-        let order = app.world().resource::<Session>().to_order(action).expect("the engine has words for it");
+        let order = Order(action);
         app.world_mut().write_message(order);
     }
 

@@ -201,7 +201,7 @@ impl Shell<'_> {
                 let engine = session.engine();
                 let choices = engine.choices();
                 if let Some(c) = turn_panel::go_on(&choices).filter(|c| turn_panel::go_on_key(&engine.sequence(), c) == Some(shortcut)) {
-                    self.orders.write_batch(session.to_order(c.action.clone()));
+                    self.orders.write(Order(c.action.clone()));
                 }
             }
             Shortcut::NextUnit | Shortcut::PreviousUnit => {

@@ -222,7 +222,7 @@ fn panel(
     });
     free.0.min.x = free.0.min.x.max(response.response.rect.max.x);
     for a in out {
-        orders.write_batch(session.to_order(a));
+        orders.write(Order(a));
     }
     if let Some(e) = select {
         selection.unit = Some(e);
@@ -657,11 +657,11 @@ fn play_pending(mut pending: ResMut<PendingPlay>, session: Option<Res<Session>>,
     let Some(play) = pending.0.pop_front() else { return };
     match play {
         Play::Next => {
-            orders.write_batch(session.to_order(Action::Next));
+            orders.write(Order(Action::Next));
         }
         Play::Choose { unit, commander } => match chosen(&session.engine().choices(), &unit, commander.as_deref()) {
             Some(c) => {
-                orders.write_batch(session.to_order(c.action.clone()));
+                orders.write(Order(c.action.clone()));
             }
             None => eprintln!("OTP_PLAY: {unit} has no such choice now; skipped"),
         },
@@ -797,7 +797,7 @@ mod tests {
         let before = placed(&session);
         assert!(before.main.is_some_and(|r| r.height() >= 30.0), "{before:?}");
         // A unit that is not in the game is refused.
-        let Some(Order(fire)) = session.to_order(Action::Fire { unit: "Nobody".into(), target: "23rd Foot".into() }) else { panic!("words for a shot") };
+        let fire = Action::Fire { unit: "Nobody".into(), target: "23rd Foot".into() };
         assert!(session.apply(fire).is_err());
         session.status = Some(("a very long status line that says what a save did, and where, and wraps over several lines of the panel".into(), false));
         assert!(session.last_refusal.is_some());

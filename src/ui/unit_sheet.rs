@@ -6,7 +6,7 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
-use super::orders::{MoveCommand, OrdersState, commander_ui as orders_ui_commander, order, orders_ui};
+use super::orders::{MoveCommand, OrdersState, commander_ui as orders_ui_commander, orders_ui};
 use super::overlays::{MoveDrag, OverlayCache, Overlays, legend_ui};
 use super::session::{Order, Session};
 use super::paint;
@@ -162,7 +162,7 @@ fn sheet(
             if close {
                 state.commander = None;
             }
-            orders.write_batch(sent.into_iter().filter_map(|a| order(session, a)));
+            orders.write_batch(sent.into_iter().map(Order));
         }
         return Ok(());
     };
@@ -258,8 +258,8 @@ fn sheet(
             view.pan_by_screen(delta);
         }
     }
-    if let Some(session) = &session {
-        orders.write_batch(sent.into_iter().filter_map(|a| order(session, a)));
+    if session.is_some() {
+        orders.write_batch(sent.into_iter().map(Order));
     }
     for c in moves {
         move_commands.write(c);

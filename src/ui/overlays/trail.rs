@@ -146,7 +146,7 @@ mod tests {
 
     /// Send an order in the common words, as the window does; true if carried out.
     fn order(app: &mut App, a: Action) -> bool {
-        let o = crate::ui::orders::order(app.world().resource::<Session>(), a).expect("an order in the engine's words");
+        let o = crate::ui::session::Order(a);
         app.world_mut().write_message(o);
         app.update();
         app.world().resource::<Session>().last_refusal.is_none()
