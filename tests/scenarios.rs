@@ -170,6 +170,7 @@ const BAD: &[(&str, &str)] = &[
     ("nul_in_unit_name", "32:26: a unit's name \"1st\\0Virginia\" holds the control character '\\0'; a name is printable text on one line"),
     // OTP 5.0: a formation of another rule set in an OTP scenario.
     ("otp_wedge", "18:42: On to Philadelphia has no wedge formation (5.0)"),
+    ("otp_acw_leader", "30:52: commander Col. Blue is a Union leader: OTP 2.0's COMMANDER VALUES has no column"),
     ("odd_infantry_figures", "33:29: 1 figure(s) left over after stands of 4: infantry are based 4 or 2 to a stand (OTP 1.1)"),
     ("one_side_only", "9:5: a battle needs exactly two sides, this file has 1"),
     ("raw_string_name", "35:41: cv must be 1 to 9 (a D10 reads 0-9), not 12"),

@@ -412,6 +412,8 @@ impl CommanderKind {
             CommanderKind::French => Nation::French,
             CommanderKind::Loyalist => Nation::Loyalist,
             CommanderKind::Militia => Nation::Militia,
+            CommanderKind::Union => Nation::Union,
+            CommanderKind::Confederate => Nation::Confederate,
         }
     }
 }
@@ -426,7 +428,8 @@ pub struct Brigade {
     pub units: Vec<Unit>,
 }
 
-/// Which COMMANDER VALUES column the commander rolls on (2.0).
+/// Which COMMANDER VALUES column the commander rolls on (2.0). `Union` and `Confederate` are
+/// the ACW rule sets' leaders: OTP has no column for them and refuses such a scenario.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CommanderKind {
     British,
@@ -435,6 +438,15 @@ pub enum CommanderKind {
     French,
     Loyalist,
     Militia,
+    Union,
+    Confederate,
+}
+
+impl CommanderKind {
+    /// A Civil War leader, read only by the ACW rule sets.
+    pub fn is_acw(self) -> bool {
+        matches!(self, CommanderKind::Union | CommanderKind::Confederate)
+    }
 }
 
 /// Commander ratings named in 9.6 and 9.10.
@@ -458,6 +470,23 @@ pub struct Commander {
     /// Where the commander's figure stands; by default beside his first unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Point>,
+    /// The leader under the ACW rule sets (one neutral rating serves both, rulesets.md §3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acw: Option<AcwLeader>,
+}
+
+/// A Civil War leader's ratings, each optional: the orders sheet's officer rating (OR8: −1, −2
+/// or −3 to morale, written 1–3) and the quick rules' named bonus and radius (QK21: Longstreet
+/// +3 / 7", Sickles +0 / 4"). A rule set fills what is missing from the side's nation.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AcwLeader {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
 }
 
 /// OTP 2.0 unit types.

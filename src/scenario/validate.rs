@@ -185,6 +185,9 @@ impl<'a> Check<'a> {
 
     fn commander(&mut self, c: &'a Commander, locus: &Locus) {
         self.name(locus, &c.name, "a commander");
+        if self.scenario.rules == RuleSetId::Otp && c.kind.is_acw() {
+            self.push(locus.clone().field("kind"), format!("commander {} is a {:?} leader: OTP 2.0's COMMANDER VALUES has no column for the Civil War; play this scenario under an ACW rule set (rules: AcwQuick or AcwOrders)", c.name, c.kind));
+        }
         if let Some(at) = c.at
             && !self.on_table(at)
         {
