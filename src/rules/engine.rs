@@ -111,6 +111,13 @@ pub trait Engine: Send + Sync + 'static {
     fn futile(&self, _action: &Action) -> Option<String> {
         None
     }
+    /// The heading of the step of an action that a report line of rule `section` belongs to, for
+    /// the dice overlay ("Closure", "Melee"), and whether such a line stays under a step already
+    /// begun (OTP's 9.6 CV roll belongs to the reaction or firefight that calls for it). By
+    /// default each rule cited heads its own step: "QK12".
+    fn step_heading(&self, section: &str) -> (String, bool) {
+        (self.rules().cite(section).to_string(), false)
+    }
     /// A chart read in `report` as a small table around the cell read, from the rule set's own
     /// charts, for the dice overlay; `None`: the read is shown as one cell.
     fn chart_grid(&self, _report: &Report, _read: &ChartRead) -> Option<ChartGrid> {

@@ -22,6 +22,7 @@ use super::session::{Applied, Session};
 use super::table_view::Troops;
 use super::{RunOptions, UiSet, fonts_ready};
 use crate::rules::action::Action;
+use crate::rules::cite::RuleSetId;
 use crate::rules::dice::{AD_FACES, DiceKind, Roll};
 use crate::rules::engine::{Aim, ChartGrid, Engine};
 use crate::rules::report::{ChartRead, Item, Report};
@@ -46,40 +47,6 @@ pub(crate) enum Row {
     Change { text: String, rule: String },
 }
 
-/// The step of an action a rule section belongs to, for the overlay's headings.
-pub(crate) fn step(rule: &str) -> String {
-    let first = rule.split(|c: char| !(c.is_ascii_digit() || c == '.')).find(|s| !s.is_empty()).unwrap_or("");
-    let mut parts = first.split('.').map(|x| x.parse::<u32>().ok());
-    let (major, minor) = (parts.next().flatten(), parts.next().flatten());
-    let name = match (major, minor) {
-        (Some(8), Some(7)) => "Visibility in woods",
-        (Some(8), Some(16)) | (Some(9), Some(11)) | (Some(10), Some(5)) => "Commander casualty",
-        (Some(8), _) => "Fire",
-        (Some(9), Some(0 | 1)) => "Closure",
-        (Some(9), Some(2)) => "Failure to close",
-        (Some(9), Some(3)) => "Firefight",
-        (Some(9), Some(4)) => "Reaction",
-        (Some(9), Some(5)) => "Countercharge",
-        (Some(9), Some(6)) => "CV roll",
-        (Some(9), Some(7)) => "Closing fire",
-        (Some(9), _) => "Melee",
-        (Some(6), Some(6)) => "Disordering terrain",
-        (Some(6), Some(8)) => "Special move",
-        (Some(6), Some(9)) => "Cavalry charge",
-        (Some(6), Some(10)) => "Bonus move",
-        (Some(6), Some(11 | 14)) => "Retreat",
-        (Some(6), _) => "Movement",
-        (Some(10), _) => "Morale",
-        (Some(4), Some(4)) | (Some(11), _) => "Rebuilding",
-        (Some(2), _) | (Some(4), Some(2)) => "Commander values",
-        (Some(7), _) => "Artillery",
-        (Some(3), _) => "Operation",
-        (Some(5), _) => "Formation",
-        _ => return if first.is_empty() { "Rules".into() } else { format!("OTP {first}") },
-    };
-    name.to_string()
-}
-
 /// The overlay's lines for a report: every die, modifier, chart cell and note in the order met,
 /// under a heading for each step, then the outcome and the changes. A chart read is drawn as the
 /// engine's grid around the cell (`Engine::chart_grid`), else alone.
@@ -93,11 +60,14 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
             Item::Chart(_) => "",
             Item::Note(i) => &report.notes[i].rule,
         };
-        // A chart read belongs to the step of the die before it.
-        // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
-        if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
-            let s = step(rule);
-            if s != current {
+        // A chart read belongs to the step of the die before it; some rules belong to the step
+        // that calls for them (the engine's `step_heading`).
+        if !rule.is_empty() {
+            let (s, within) = match engine {
+                Some(e) => e.step_heading(rule),
+                None => (report.rules.cite(rule).to_string(), false),
+            };
+            if s != current && !(within && !current.is_empty()) {
                 out.push(Row::Step(s.clone()));
                 current = s;
             }
@@ -333,12 +303,12 @@ fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
 
 /// A chart read: the chart's name and the cell, and the small table with the row, the column
 /// and the cell read highlighted.
-fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
+fn chart_ui(ui: &mut egui::Ui, rules: RuleSetId, read: &ChartRead, g: &ChartGrid, id: usize) {
     let source = if read.provenance.is_reconstructed() { " †" } else { "" };
     let single = g.columns.len() == 1 && g.rows.len() == 1;
     let head = if single { format!("{}{source}", read.chart) } else { format!("{}: column {}, row {}: {}{source}", read.chart, read.column.replace('_', " "), read.row, read.result) };
     let r = ui.label(RichText::new(head).strong());
-    r.on_hover_text(read.provenance.cited(crate::rules::cite::RuleSetId::Otp));
+    r.on_hover_text(read.provenance.cited(rules));
     let band = Color32::from_rgba_unmultiplied(250, 210, 40, 40);
     if single {
         // One cell of a chart not drawn in full: its column and row labels and the cell read.
@@ -396,9 +366,9 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
     });
 }
 
-fn rule_tag(ui: &mut egui::Ui, rule: &str) {
+fn rule_tag(ui: &mut egui::Ui, rules: RuleSetId, rule: &str) {
     if !rule.is_empty() {
-        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+        ui.label(RichText::new(rules.cite(rule).to_string()).color(RULE).size(11.5));
     }
 }
 
@@ -471,7 +441,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                                     roll_ui(ui, roll, rolling, die);
                                     ui.horizontal_wrapped(|ui| {
                                         ui.label(RichText::new(format!("{} for {purpose}", roll.kind)).color(Color32::from_gray(225)));
-                                        rule_tag(ui, rule);
+                                        rule_tag(ui, report.rules, rule);
                                     });
                                 });
                                 die += 1;
@@ -480,18 +450,18 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                                 ui.horizontal(|ui| {
                                     ui.label(RichText::new(format!("{value:+}")).monospace().strong());
                                     ui.label(name.replace('_', " "));
-                                    rule_tag(ui, rule);
+                                    rule_tag(ui, report.rules, rule);
                                 });
                             }
                             Row::Chart { read, grid } => {
                                 if rolling.is_none() {
-                                    chart_ui(ui, read, grid, k);
+                                    chart_ui(ui, report.rules, read, grid, k);
                                 }
                             }
                             Row::Note { text, rule } => {
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(RichText::new(text).color(Color32::from_gray(210)).size(12.5));
-                                    rule_tag(ui, rule);
+                                    rule_tag(ui, report.rules, rule);
                                 });
                             }
                             Row::Values { attacker, defender } => {
@@ -511,7 +481,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                             Row::Change { text, rule } if rolling.is_none() => {
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(RichText::new(format!("• {text}")).color(Color32::from_rgb(255, 170, 150)).size(13.0));
-                                    rule_tag(ui, rule);
+                                    rule_tag(ui, report.rules, rule);
                                 });
                             }
                             // The outcome is at the top; changes wait for the dice to land.
@@ -642,6 +612,20 @@ mod tests {
         assert_eq!((grid.columns.clone(), grid.rows.clone(), grid.hit), (vec!["CV 5".to_string()], vec![("4".to_string(), vec!["closes".to_string()])], (0, 0)));
     }
 
+    // TINY 4: another rule set's report is headed and cited in its own words, not OTP's.
+    #[test]
+    fn another_rule_sets_steps_are_its_own() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/good/tiny.ron");
+        let scenario = crate::scenario::load(std::path::Path::new(file)).unwrap();
+        let engine = crate::rules::registry::open(RuleSetId::Tiny, scenario, 1).unwrap();
+        let mut r = Report::new(RuleSetId::Tiny, 1, Action::Fire { unit: "A".into(), target: "B".into() }, "A fires at B");
+        r.note("4", "B is 8\" away");
+        r.die("4", "fire of A", &Dice::new(1).roll(DiceKind::D6));
+        r.note("6", "B must answer");
+        let rows = overlay_rows(&r, Some(engine.as_ref()));
+        assert_eq!(kinds(&rows)[..5], ["step TINY 4", "note 4", "die 4", "step TINY 6", "note 6"]);
+    }
+
     // OTP 8.1, 8.2: a real fire report: every die, modifier and chart cell appears once, in order.
     #[test]
     fn a_fire_report_in_full() {
@@ -700,12 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn steps_and_named_units() {
-        assert_eq!(step("8.11"), "Fire");
-        assert_eq!(step("8.16"), "Commander casualty");
-        assert_eq!(step("9.12"), "Melee");
-        assert_eq!(step("3.1 2"), "Operation");
-        assert_eq!(step("10.2"), "Morale");
+    fn units_named_in_changes() {
         let mut r = report(1, Action::Next, "x");
         r.change("8.2", "2nd Maryland: 1 kill (8.2); 11 figure(s) left");
         r.change("10.1", "Maryland gets a Morale Marker");

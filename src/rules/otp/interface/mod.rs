@@ -175,6 +175,9 @@ impl Engine for Game {
     fn futile(&self, action: &Action) -> Option<String> {
         self.futile_shot(action)
     }
+    fn step_heading(&self, section: &str) -> (String, bool) {
+        sequence::step_heading(section)
+    }
     fn chart_grid(&self, report: &Report, read: &ChartRead) -> Option<ChartGrid> {
         self.fire_chart_grid(report, read)
     }

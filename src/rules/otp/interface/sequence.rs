@@ -14,6 +14,46 @@ use crate::scenario::spawn::Brigade;
 /// The sequence of play of a turn (4.0).
 const STEPS: [(&str, &str); 4] = [("Commander values", "4.2"), ("Draw chits and activate brigades", "4.3"), ("Rebuild units in reserve", "4.4"), ("Check off the turn", "4.5")];
 
+/// The step of an action a rule section belongs to, for the dice overlay's headings, and
+/// whether it stays under the step already begun: a CV roll (9.6) is part of the reaction or
+/// firefight that calls for it.
+pub(super) fn step_heading(rule: &str) -> (String, bool) {
+    (step_name(rule), rule.starts_with("9.6"))
+}
+
+fn step_name(rule: &str) -> String {
+    let first = rule.split(|c: char| !(c.is_ascii_digit() || c == '.')).find(|s| !s.is_empty()).unwrap_or("");
+    let mut parts = first.split('.').map(|x| x.parse::<u32>().ok());
+    let (major, minor) = (parts.next().flatten(), parts.next().flatten());
+    let name = match (major, minor) {
+        (Some(8), Some(7)) => "Visibility in woods",
+        (Some(8), Some(16)) | (Some(9), Some(11)) | (Some(10), Some(5)) => "Commander casualty",
+        (Some(8), _) => "Fire",
+        (Some(9), Some(0 | 1)) => "Closure",
+        (Some(9), Some(2)) => "Failure to close",
+        (Some(9), Some(3)) => "Firefight",
+        (Some(9), Some(4)) => "Reaction",
+        (Some(9), Some(5)) => "Countercharge",
+        (Some(9), Some(6)) => "CV roll",
+        (Some(9), Some(7)) => "Closing fire",
+        (Some(9), _) => "Melee",
+        (Some(6), Some(6)) => "Disordering terrain",
+        (Some(6), Some(8)) => "Special move",
+        (Some(6), Some(9)) => "Cavalry charge",
+        (Some(6), Some(10)) => "Bonus move",
+        (Some(6), Some(11 | 14)) => "Retreat",
+        (Some(6), _) => "Movement",
+        (Some(10), _) => "Morale",
+        (Some(4), Some(4)) | (Some(11), _) => "Rebuilding",
+        (Some(2), _) | (Some(4), Some(2)) => "Commander values",
+        (Some(7), _) => "Artillery",
+        (Some(3), _) => "Operation",
+        (Some(5), _) => "Formation",
+        _ => return if first.is_empty() { "Rules".into() } else { format!("OTP {first}") },
+    };
+    name.to_string()
+}
+
 impl Game {
     pub(super) fn sequence_view(&self) -> SequenceView {
         let seq = self.sequence();
@@ -184,5 +224,21 @@ impl Game {
     /// close a step a player may still act in.
     pub(super) fn next_is_mechanical_now(&self) -> bool {
         self.phase() == Phase::Draw
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // The dice overlay heads each step of a report by its OTP section.
+    #[test]
+    fn report_steps_are_named_by_section() {
+        let name = |r: &str| super::step_heading(r).0;
+        assert_eq!(name("8.11"), "Fire");
+        assert_eq!(name("8.16"), "Commander casualty");
+        assert_eq!(name("9.12"), "Melee");
+        assert_eq!(name("3.1 2"), "Operation");
+        assert_eq!(name("10.2"), "Morale");
+        assert_eq!(super::step_heading("9.6"), ("CV roll".to_string(), true), "9.6 stays in the step that calls for it");
+        assert_eq!(name("14.1"), "OTP 14.1");
     }
 }
