@@ -60,6 +60,22 @@ pub trait Engine: Send + Sync + 'static {
     fn leader_line(&self, leader: Entity) -> String {
         self.world().get::<crate::scenario::spawn::Commander>(leader).map(|c| c.name.clone()).unwrap_or_default()
     }
+    /// A command's tag beside its name, where the rule set gives commands one ("chit 3", OTP
+    /// 4.3); `None`: the name alone.
+    fn brigade_tag(&self, _brigade: Entity) -> Option<String> {
+        None
+    }
+    /// One line under a unit's name in its tooltip: its type and what the rules rate it by
+    /// ("Line · CV 5"). By default the sheet's "Type" row.
+    fn unit_line(&self, unit: Entity) -> Option<String> {
+        self.sheet(unit).into_iter().find(|r| r.label == "Type").map(|r| r.value)
+    }
+    /// The window's explanation of `topic` (legend, F1, overlay tags) in this rule set's words
+    /// and sections; `None`: the rule set has no such thing, and the window leaves it out. By
+    /// default [`plain_words`], which cite nothing.
+    fn words(&self, topic: Topic) -> Option<String> {
+        plain_words(topic)
+    }
     /// What [`SequenceView::track`] is, as a heading ("The chit cup (4.3)").
     fn track_heading(&self) -> String {
         "The order of play".into()
@@ -660,3 +676,89 @@ pub enum PreviewCommand {
 
 
 
+
+/// What the window explains in the rule set's words ([`Engine::words`]): rows of the legend and
+/// of F1, the keys that go on with the sequence, and the overlays' headings and tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// The badge behind a unit in a bad morale state (OTP's Morale Marker, QK's marker).
+    MoraleBadge,
+    /// The glow round the units that act now.
+    ActingGlow,
+    /// The heading over the units that act now, in the turn panel.
+    ActingHeading,
+    /// How a turn goes, one line each (`\n` between lines), for F1; its heading is the first line.
+    HowATurnGoes,
+    /// The key that goes on with a roll (D) and the one that ends an activation or a turn (End).
+    DrawKey,
+    EndKey,
+    /// The arcs overlay: its heading, the guns' bands nearest first (0, 1, 2), small arms' arc,
+    /// the note under it, why a unit in this formation has no arc, and why each stand has its
+    /// own arc (a skirmish line, or a bent line).
+    ArcsHeading,
+    GunBand(u8),
+    SmallArmsArc,
+    SmallArmsNote,
+    CannotFire(crate::scenario::model::Formation),
+    OwnArcs { skirmish: bool },
+    /// The flanks overlay: its heading and legend rows, and its tags on the table.
+    FlanksHeading,
+    FrontLine,
+    FlankZone,
+    RearZone,
+    FlankTag,
+    FlankTagShort,
+    RearTag,
+    FrontTag,
+    LineTag,
+    /// Cited after "⚑ 2nd Maryland is on my flank".
+    EnemyInZone,
+    /// The sight overlay: its heading, and the ball checkbox for guns.
+    SightHeading,
+    Ball,
+    SightClear,
+    SightBlocked,
+    SightWoods,
+    /// The movement overlay's heading; where a unit may move; a disordering-terrain roll on a move.
+    MoveHeading,
+    MoveArea,
+    DisorderRoll,
+    /// Clicking a leader's figure in a game.
+    LeaderClick,
+}
+
+/// The words a rule set that says nothing of its own gets: plain, citing no section, and
+/// `None` for what only some rule sets have (enfilade lines, a ball checkbox).
+pub fn plain_words(topic: Topic) -> Option<String> {
+    use crate::scenario::model::Formation;
+    let words = match topic {
+        Topic::MoraleBadge => "a unit's morale state: the badge behind the unit",
+        Topic::ActingGlow => "the units that act now: a glow in their side's colour round each",
+        Topic::ActingHeading => "Acting now",
+        Topic::HowATurnGoes | Topic::FrontLine | Topic::FlankTag | Topic::FlankTagShort | Topic::RearTag | Topic::FrontTag | Topic::LineTag | Topic::Ball | Topic::DisorderRoll => return None,
+        Topic::DrawKey => "go on with the sequence when it rolls (the turn panel's main button)",
+        Topic::EndKey => "end the activation or the player-turn (the turn panel's main button)",
+        Topic::ArcsHeading => "Arcs (A)",
+        Topic::GunBand(0) => "guns' short range band: darkest amber",
+        Topic::GunBand(1) => "guns' medium range band",
+        Topic::GunBand(_) => "guns' long range band",
+        Topic::SmallArmsArc => "small arms' firing arc and range",
+        Topic::SmallArmsNote => "A skirmish line fires stand by stand: darker where arcs overlap.",
+        Topic::CannotFire(Formation::Limbered) => "limbered guns cannot fire",
+        Topic::CannotFire(_) => "this formation cannot fire",
+        Topic::OwnArcs { skirmish: true } => "skirmish line: each stand its own 45° arc",
+        Topic::OwnArcs { skirmish: false } => "bent line: each stand its own 45° arc",
+        Topic::FlanksHeading => "Flanks (E)",
+        Topic::FlankZone => "flank zone, hatched",
+        Topic::RearZone => "rear zone, hatched darker",
+        Topic::EnemyInZone => "",
+        Topic::SightHeading => "Line of sight (L)",
+        Topic::SightClear => "line of sight clear",
+        Topic::SightBlocked => "line of sight blocked",
+        Topic::SightWoods => "the part of a sight line through woods",
+        Topic::MoveHeading => "Movement (M)",
+        Topic::MoveArea => "where the unit may move",
+        Topic::LeaderClick => "in a game: pick him up; then click the table to ride there, or a unit of his command to join it",
+    };
+    Some(words.to_string())
+}

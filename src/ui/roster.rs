@@ -80,7 +80,11 @@ pub(crate) fn roster_ui(ui: &mut egui::Ui, session: &Session, selected: Option<E
         if last != Some((u.side, chit)) {
             let phasing = acting.iter().any(|&a| world.get::<Unit>(a).is_some_and(|x| x.brigade == u.brigade));
             let name = brigade.map_or("", |b| b.name.as_str());
-            let text = RichText::new(format!("Chit {chit}: {name}{}", if phasing { " — phasing" } else { "" })).color(Color32::from_rgb(226, 214, 170));
+            let title = match engine.brigade_tag(u.brigade) {
+                Some(tag) => format!("{name} ({tag})"),
+                None => name.to_string(),
+            };
+            let text = RichText::new(format!("{title}{}", if phasing { " — acting now" } else { "" })).color(Color32::from_rgb(226, 214, 170));
             ui.label(if phasing { text.strong() } else { text });
         }
         last = Some((u.side, chit));

@@ -122,6 +122,15 @@ impl Session {
         self.mirror.iter().find_map(|(&g, &a)| (a == app).then_some(g))
     }
 
+    /// A command's name with the rule set's tag for it ("Webster's Brigade (chit 3)"), for the app
+    /// entity `brigade`.
+    pub fn brigade_title(&self, brigade: Entity, name: &str) -> String {
+        match self.game_entity(brigade).and_then(|g| self.engine().brigade_tag(g)) {
+            Some(tag) => format!("{name} ({tag})"),
+            None => name.to_string(),
+        }
+    }
+
     /// The app entity mirroring a game entity.
     pub fn app_entity(&self, game: Entity) -> Option<Entity> {
         self.mirror.get(&game).copied()

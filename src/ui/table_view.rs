@@ -130,7 +130,7 @@ fn draw_table(
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit)>,
     stands: Query<&Footprint, With<Stand>>,
-    commanders: Query<&Commander>,
+    commanders: Query<(Entity, &Commander)>,
     brigades: Query<&Brigade>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -252,7 +252,7 @@ fn draw_table(
         let hovered = pointer.and_then(|p| unit_at(&troops.0, p, tolerance)).map(|u| u.entity);
         selection.hovered = hovered;
         let hovered_commander = if hovered.is_none() {
-            pointer.and_then(|p| commanders.iter().find(|c| c.at.distance(p) <= (0.5f32).max(8.0 / view.ppi)))
+            pointer.and_then(|p| commanders.iter().find(|(_, c)| c.at.distance(p) <= (0.5f32).max(8.0 / view.ppi)))
         } else {
             None
         };
@@ -334,7 +334,7 @@ fn draw_table(
             unit_labels.extend(labels.into_iter().map(|l| (l, centre, selected, *e)));
         }
         let mut commander_labels: Vec<(Shape, Vec2)> = Vec::new();
-        for c in &commanders {
+        for (_, c) in &commanders {
             let (mut shapes, mut labels) = (Vec::new(), Vec::new());
             picture::commander(&c.name, c.at, side_colour(c.side), &mut shapes, &mut labels);
             troop_shapes(&ctx, &view, &shapes, &mut out, &mut taken);
@@ -519,14 +519,12 @@ fn draw_table(
                         swatch(ui, side_colour(u.side));
                         ui.label(egui::RichText::new(&u.name).strong().size(15.0));
                     });
-                    let brigade = brigades.get(u.brigade).map(|b| format!("{} (chit {})", b.name, b.chit)).unwrap_or_default();
+                    let brigade = brigades.get(u.brigade).map(|b| session.as_ref().map_or_else(|| b.name.clone(), |s| s.brigade_title(u.brigade, &b.name))).unwrap_or_default();
                     ui.label(format!("{} · {brigade}", side_name(u.side)));
-                    // The rule set's own words for its type, from the engine's sheet.
-                    let sheet = session.as_ref().and_then(|s| s.game_entity(*e).map(|g| s.engine().sheet(g))).unwrap_or_default();
-                    match sheet.iter().find(|r| r.label == "Type") {
-                        Some(t) => ui.label(format!("{} · CV {}", t.value, u.cv)),
-                        None => ui.label(format!("CV {}", u.cv)),
-                    };
+                    // The rule set's own words for its type and rating.
+                    if let Some(line) = session.as_ref().and_then(|s| s.game_entity(*e).and_then(|g| s.engine().unit_line(g))) {
+                        ui.label(line);
+                    }
                     let stands = if u.stands.len() == 1 { "1 stand".to_string() } else { format!("{} stands", u.stands.len()) };
                     ui.label(format!("{} of {} figures · {stands} · {}", u.figures, u.initial_figures, super::unit_sheet::formation_name(u.formation)));
                     for b in badges {
@@ -538,19 +536,22 @@ fn draw_table(
                         ui.label(egui::RichText::new("Click for the unit sheet").weak().italics());
                     }
                 });
-            } else if let Some(c) = hovered_commander {
+            } else if let Some((ce, c)) = hovered_commander {
                 tooltip(&ctx, pos, |ui| {
                     ui.horizontal(|ui| {
                         swatch(ui, side_colour(c.side));
                         ui.label(egui::RichText::new(&c.name).strong().size(15.0));
                     });
-                    let role = match c.brigade.and_then(|b| brigades.get(b).ok()) {
-                        Some(b) => format!("Commands {}", b.name),
+                    let role = match c.brigade.and_then(|b| brigades.get(b).ok().map(|x| (b, x))) {
+                        Some((e, b)) => format!("Commands {}", session.as_ref().map_or_else(|| b.name.clone(), |s| s.brigade_title(e, &b.name))),
                         None => format!("Commands the {} army", side_name(c.side)),
                     };
                     ui.label(role);
-                    ui.label(format!("Rating: {}", super::unit_sheet::rating_text(c.rating)));
-                    ui.label(format!("Morale passes used: {}", c.morale_passes_used));
+                    // What the rule set keeps for him (OTP: his rating and morale passes).
+                    let rows = session.as_ref().and_then(|s| s.game_entity(ce).map(|g| s.engine().sheet(g))).unwrap_or_default();
+                    for r in rows {
+                        ui.label(format!("{}: {}", r.label, r.value));
+                    }
                 });
             }
         }

@@ -27,7 +27,7 @@ use super::settings::{Fold, LeftTab, Settings, TEXT_SIZES};
 use super::solo::SoloSettings;
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui, turn_panel};
-use crate::rules::engine::TrackState;
+use crate::rules::engine::{Topic, TrackState, plain_words};
 use crate::scenario::spawn::{Battlefield, SIDE_COLOURS, SideInfo};
 use super::overlays::scene::colours;
 
@@ -91,9 +91,9 @@ const fn bind(shortcut: Shortcut, key: KeyCode, ctrl: bool, shift: bool, label: 
 /// The window's own keys (the table's, the overlays' and the orders' are listed beside them in F1).
 pub(crate) const BINDINGS: &[Binding] = &[
     bind(Shortcut::Start, KeyCode::KeyS, false, false, "S", "start the game (its set-up rolls, such as commander values)"),
-    bind(Shortcut::Draw, KeyCode::KeyD, false, false, "D", "draw the next chit from the cup (4.3)"),
-    bind(Shortcut::End, KeyCode::End, false, false, "End", "end the activation (4.3); in the rebuild step, end the turn (4.5)"),
-    bind(Shortcut::NextUnit, KeyCode::KeyN, false, false, "N", "next unit of the phasing brigade: select it and bring it into view"),
+    bind(Shortcut::Draw, KeyCode::KeyD, false, false, "D", "go on with the sequence when it rolls (the turn panel's main button)"),
+    bind(Shortcut::End, KeyCode::End, false, false, "End", "end the activation or the player-turn (the turn panel's main button)"),
+    bind(Shortcut::NextUnit, KeyCode::KeyN, false, false, "N", "next unit that acts now: select it and bring it into view"),
     bind(Shortcut::PreviousUnit, KeyCode::KeyN, false, true, "Shift+N", "the unit before"),
     bind(Shortcut::Undo, KeyCode::KeyZ, true, false, "Ctrl+Z", "undo: take back the last action (the dice come out as before)"),
     bind(Shortcut::Save, KeyCode::KeyS, true, false, "Ctrl+S", "save the game (to its file; the first time, asks where)"),
@@ -461,12 +461,12 @@ fn confirm_new_window(mut contexts: EguiContexts, mut confirm: ResMut<ConfirmNew
 pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
     ("Mouse wheel", "zoom in and out at the cursor"),
     ("Right or middle drag", "pan the table"),
-    ("Left drag", "pan (or measure, with the ruler on; or move the selected unit: in a game a unit of the phasing brigade, else with M on)"),
+    ("Left drag", "pan (or measure, with the ruler on; or move the selected unit: in a game a unit that acts now, else with M on)"),
     ("Arrows", "pan (Shift: faster)"),
     ("+ / −", "zoom about the centre"),
     ("F or Home", "fit the whole table"),
     ("Hover a unit", "its name, type and strength"),
-    ("Click a unit", "its unit sheet (OTP 4.2)"),
+    ("Click a unit", "its unit sheet"),
     ("R", "ruler on or off"),
     ("Esc", "clear the measurement and a move's ghost, then close the unit sheet"),
 ];
@@ -481,22 +481,13 @@ pub(crate) const PLAY_SHORTCUTS: &[(&str, &str)] = &[
 /// The shortcuts of the other play panels (turn panel, orders, fire and charge orders, dice),
 /// read from their key handling.
 pub(crate) const PANEL_SHORTCUTS: &[(&str, &str)] = &[
-    ("X", "fire mode for the selected unit: point at a target for the exact odds, click to fire (8.x)"),
-    ("C", "charge mode for the selected unit: point at a target, click to charge (6.9, 9.x)"),
+    ("X", "fire mode for the selected unit: point at a target for the exact odds, click to fire"),
+    ("C", "charge mode for the selected unit: point at a target, click to charge"),
     ("Esc (fire, charge)", "drop the chosen target, then leave the mode"),
     ("Enter (fire, charge)", "fire at or charge the chosen target"),
     ("Esc (dice)", "close the dice of the last report"),
 ];
 
-/// How a turn goes (OTP 4.2–4.5), in six lines.
-const TURN: &[&str] = &[
-    "Set-up: commanders' values are rolled and turn 1 begins (4.2).",
-    "Draw a chit from the cup: its brigade is phasing (4.3).",
-    "The phasing brigade first tries to remove its units' Morale Markers (10.2–10.4),",
-    "then each unit performs its permitted operation: move, fire, charge… in the order the player likes (3.x, 4.3).",
-    "End the activation: the chit is set aside and the next is drawn, until the cup is empty (4.3).",
-    "Reserve units may try to rebuild (4.4); then check off the turn and refill the cup (4.5).",
-];
 
 /// A small picture for the legend.
 #[derive(Clone, Copy)]
@@ -577,35 +568,43 @@ fn swatch(ui: &mut egui::Ui, s: Swatch) {
     }
 }
 
-/// The legend of colours and badges: side colours, badges, and each overlay's shades.
-fn legend(ui: &mut egui::Ui, sides: &[(String, [u8; 3])]) {
-    use crate::picture::palette;
+/// The legend of colours and badges: side colours, badges, and each overlay's shades, each in
+/// the rule set's words (`Engine::words`; a row the rule set has no words for is left out).
+fn legend(ui: &mut egui::Ui, sides: &[(String, [u8; 3])], words: &dyn Fn(Topic) -> Option<String>) {
     let mut rows: Vec<(Swatch, String)> = sides.iter().map(|(name, c)| (Swatch::Stand(super::paint::rgb(*c)), format!("{name}: a stand; the pale line is its front edge"))).collect();
+    let worded = [
+        (Swatch::Marker, Topic::MoraleBadge),
+        (Swatch::Fill(colours::ARC_FILL[0]), Topic::GunBand(0)),
+        (Swatch::Fill(colours::ARC_FILL[1]), Topic::GunBand(1)),
+        (Swatch::Fill(colours::ARC_FILL[2]), Topic::GunBand(2)),
+        (Swatch::Fill(colours::ARC_SMALL_ARMS), Topic::SmallArmsArc),
+        (Swatch::Hatch(colours::ZONE_FLANK, colours::ZONE_HATCH), Topic::FlankZone),
+        (Swatch::Hatch(colours::ZONE_REAR, colours::ZONE_HATCH), Topic::RearZone),
+        (Swatch::Line(colours::ZONE_LINE), Topic::FrontLine),
+        (Swatch::Line(colours::SIGHT_CLEAR), Topic::SightClear),
+        (Swatch::Line(colours::SIGHT_BLOCKED), Topic::SightBlocked),
+        (Swatch::Line(colours::SIGHT_WOODS), Topic::SightWoods),
+        (Swatch::Fill(colours::MOVE_FILL), Topic::MoveArea),
+    ];
+    rows.extend(worded.into_iter().filter_map(|(swatch, topic)| Some((swatch, words(topic)?))));
+    rows.insert(sides.len() + 1, (Swatch::Selected, "the selected unit (its sheet is on the right)".into()));
     rows.extend([
-        (Swatch::Marker, "Morale Marker (10.1): the yellow “M” badge behind the unit".to_string()),
-        (Swatch::Selected, "the selected unit (its sheet is on the right)".into()),
-        (Swatch::Fill(colours::ARC_FILL[0]), "guns' short range band (8.4): darkest amber".into()),
-        (Swatch::Fill(colours::ARC_FILL[1]), "guns' medium range band".into()),
-        (Swatch::Fill(colours::ARC_FILL[2]), "guns' long range band".into()),
-        (Swatch::Fill(colours::ARC_SMALL_ARMS), "small arms' firing arc and range (8.1, 8.3)".into()),
-        (Swatch::Hatch(colours::ZONE_FLANK, colours::ZONE_HATCH), "flank zone, hatched (8.11, 9.1)".into()),
-        (Swatch::Hatch(colours::ZONE_REAR, colours::ZONE_HATCH), "rear zone, hatched darker".into()),
-        (Swatch::Line(colours::ZONE_LINE), "the enfilade line straight out from the front (8.11)".into()),
-        (Swatch::Line(colours::SIGHT_CLEAR), "line of sight clear (8.7)".into()),
-        (Swatch::Line(colours::SIGHT_BLOCKED), "line of sight blocked (8.7–8.9)".into()),
-        (Swatch::Line(colours::SIGHT_WOODS), "the part of a sight line through woods (8.8)".into()),
-        (Swatch::Fill(colours::MOVE_FILL), "where the unit may move (6.x)".into()),
         (Swatch::Ghost(colours::GHOST_OK_FILL, colours::GHOST_OK_EDGE), "a dragged move the rules allow".into()),
         (Swatch::Ghost(colours::GHOST_BAD_FILL, colours::GHOST_BAD_EDGE), "a dragged move the rules refuse (the tag says which rule)".into()),
     ]);
-    let _ = palette::CLOTH;
+    let light = |k: f32, a: u8| {
+        let [r, g, b] = SIDE_COLOURS[1].map(|c| (c as f32 + (255.0 - c as f32) * k) as u8);
+        egui::Color32::from_rgba_unmultiplied(r, g, b, a)
+    };
+    // The other play panels' marks on the table, in the colours they draw them: the acting
+    // units' glow (turn_panel.rs, the side colour lifted toward white) and a target the engine
+    // allows (fire_orders.rs).
+    if let Some(glow) = words(Topic::ActingGlow) {
+        rows.push((Swatch::Glow(light(0.3, 95), light(0.6, 240)), glow));
+    }
+    rows.push((Swatch::Outline(egui::Color32::from_rgb(255, 145, 35)), "fire or charge mode (X, C): a target the engine allows".into()));
     egui::Grid::new("legend").num_columns(2).spacing([12.0, 4.0]).show(ui, |ui| {
         for (s, text) in rows {
-            swatch(ui, s);
-            ui.label(text);
-            ui.end_row();
-        }
-        for (s, text) in panel_legend() {
             swatch(ui, s);
             ui.label(text);
             ui.end_row();
@@ -613,21 +612,7 @@ fn legend(ui: &mut egui::Ui, sides: &[(String, [u8; 3])]) {
     });
 }
 
-/// The other play panels' marks on the table, in the colours they draw them: the phasing
-/// brigade's glow (turn_panel.rs, the side colour lifted toward white) and a target the engine
-/// allows (fire_orders.rs).
-fn panel_legend() -> [(Swatch, &'static str); 2] {
-    let light = |k: f32, a: u8| {
-        let [r, g, b] = SIDE_COLOURS[1].map(|c| (c as f32 + (255.0 - c as f32) * k) as u8);
-        egui::Color32::from_rgba_unmultiplied(r, g, b, a)
-    };
-    [
-        (Swatch::Glow(light(0.3, 95), light(0.6, 240)), "the phasing brigade: a glow in its side's colour round each unit (4.3)"),
-        (Swatch::Outline(egui::Color32::from_rgb(255, 145, 35)), "fire or charge mode (X, C): a target the engine allows"),
-    ]
-}
-
-fn help_window(mut contexts: EguiContexts, mut help: ResMut<Help>, sides: Query<&SideInfo>) -> Result {
+fn help_window(mut contexts: EguiContexts, mut help: ResMut<Help>, sides: Query<&SideInfo>, session: Option<Res<Session>>) -> Result {
     if !help.open {
         return Ok(());
     }
@@ -638,24 +623,51 @@ fn help_window(mut contexts: EguiContexts, mut help: ResMut<Help>, sides: Query<
     side_list.sort_by_key(|s| s.0);
     let side_list: Vec<(String, [u8; 3])> = side_list.into_iter().map(|(_, n, c)| (n, c)).collect();
     let max_h = (ctx.content_rect().height() - 120.0).max(200.0);
+    let words = |topic: Topic| match session.as_deref() {
+        Some(s) => s.engine().words(topic),
+        None => plain_words(topic),
+    };
     egui::Window::new("Help").order(egui::Order::Foreground).open(&mut open).collapsible(false).resizable(true).default_width(560.0).default_pos(ctx.content_rect().center() - egui::vec2(280.0, 260.0)).show(ctx, |ui| {
         egui::ScrollArea::vertical().max_height(max_h).show(ui, |ui| {
             egui::CollapsingHeader::new(RichText::new("Shortcuts").strong()).default_open(!legend_first).show(ui, |ui| {
                 egui::Grid::new("shortcuts").num_columns(2).spacing([18.0, 6.0]).striped(true).show(ui, |ui| {
-                    let bound = BINDINGS.iter().map(|b| (b.label, b.what));
-                    for (key, what) in SHORTCUTS.iter().copied().chain(overlays::SHORTCUTS.iter().copied()).chain(bound).chain(PLAY_SHORTCUTS.iter().copied()).chain(PANEL_SHORTCUTS.iter().copied()) {
+                    // The keys that go on with the sequence, and a click on a leader, in the rule set's words.
+                    let own = |b: &Binding| match b.shortcut {
+                        Shortcut::Draw => words(Topic::DrawKey),
+                        Shortcut::End => words(Topic::EndKey),
+                        _ => None,
+                    };
+                    let bound = BINDINGS.iter().map(|b| (b.label, own(b).unwrap_or_else(|| b.what.to_string())));
+                    let listed = SHORTCUTS.iter().chain(overlays::SHORTCUTS).map(|&(k, w)| (k, w.to_string())).chain(bound).chain(PLAY_SHORTCUTS.iter().chain(PANEL_SHORTCUTS).map(|&(k, w)| (k, w.to_string())));
+                    for (key, what) in listed {
+                        let what = if key == overlays::LEADER_CLICK { words(Topic::LeaderClick).unwrap_or(what) } else { what };
                         ui.label(RichText::new(key).strong().monospace());
                         ui.label(what);
                         ui.end_row();
                     }
                 });
             });
-            egui::CollapsingHeader::new(RichText::new("Legend: colours and badges").strong()).default_open(true).show(ui, |ui| legend(ui, &side_list));
-            egui::CollapsingHeader::new(RichText::new("How a turn goes (OTP 4.2–4.5)").strong()).default_open(true).show(ui, |ui| {
-                for (i, line) in TURN.iter().enumerate() {
-                    ui.label(format!("{}. {line}", i + 1));
-                }
-            });
+            egui::CollapsingHeader::new(RichText::new("Legend: colours and badges").strong()).default_open(true).show(ui, |ui| legend(ui, &side_list, &words));
+            // How a turn goes: the rule set's own primer, else the steps of its sequence.
+            let primer: Vec<String> = match words(Topic::HowATurnGoes) {
+                Some(text) => text.lines().map(str::to_string).collect(),
+                None => match session.as_deref() {
+                    Some(s) => {
+                        let view = s.engine().sequence();
+                        let mut lines = vec![format!("How a turn goes ({})", s.engine().rules().title())];
+                        lines.extend(view.steps.iter().map(|st| if st.cite.is_empty() { st.label.clone() } else { format!("{} ({})", st.label, st.cite) }));
+                        lines
+                    }
+                    None => Vec::new(),
+                },
+            };
+            if let Some((heading, steps)) = primer.split_first() {
+                egui::CollapsingHeader::new(RichText::new(heading).strong()).default_open(true).show(ui, |ui| {
+                    for (i, line) in steps.iter().enumerate() {
+                        ui.label(format!("{}. {line}", i + 1));
+                    }
+                });
+            }
             ui.add_space(6.0);
             ui.label(RichText::new("Distances are in inches on the table; the grid is 1\", with heavier lines every 6\" and 12\".").weak());
         });

@@ -29,7 +29,7 @@ use super::toolbar::{Shortcut, key};
 use super::table_view::Selection;
 use super::{FreeRect, UiSet, root_ui};
 use crate::rules::action::Action;
-use crate::rules::engine::{Choice, Engine, Preview, SequenceView, TrackState};
+use crate::rules::engine::{Choice, Engine, Preview, SequenceView, Topic, TrackState};
 use crate::rules::report::{Refusal, Summary};
 use crate::scenario::spawn::{Brigade, Commander, SideInfo, Stand, Unit, side_colour};
 use crate::table::footprint::Footprint;
@@ -50,6 +50,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A brigade as the table has it.
 struct BrigadeRow {
+    entity: Entity,
     chit: u32,
     name: String,
     side: usize,
@@ -59,8 +60,8 @@ struct BrigadeRow {
 /// The game's brigades in chit order.
 fn brigades(engine: &dyn Engine) -> Vec<BrigadeRow> {
     let world = engine.world();
-    let Some(mut q) = world.try_query::<&Brigade>() else { return Vec::new() };
-    let mut v: Vec<BrigadeRow> = q.iter(world).map(|b| BrigadeRow { chit: b.chit, name: b.name.clone(), side: b.side, commander: b.commander }).collect();
+    let Some(mut q) = world.try_query::<(Entity, &Brigade)>() else { return Vec::new() };
+    let mut v: Vec<BrigadeRow> = q.iter(world).map(|(entity, b)| BrigadeRow { entity, chit: b.chit, name: b.name.clone(), side: b.side, commander: b.commander }).collect();
     v.sort_by_key(|b| b.chit);
     v
 }
@@ -425,7 +426,7 @@ fn setup(ui: &mut egui::Ui, engine: &dyn Engine, brigades: &[BrigadeRow], colour
 #[allow(clippy::too_many_arguments)]
 fn activation(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, b: &BrigadeRow, colour: Color32, selected: Option<Entity>, session: &Session, select: &mut Option<Entity>) {
     let side = engine.scenario().sides.get(b.side).map_or("", |s| s.name.as_str());
-    section(ui, "Phasing brigade");
+    section(ui, &engine.words(Topic::ActingHeading).unwrap_or_default());
     ui.horizontal(|ui| {
         chit_disc(ui, b.chit, colour, false);
         ui.label(RichText::new(format!("{} ({side})", b.name)).strong());
@@ -493,7 +494,7 @@ fn commanders_ui(ui: &mut egui::Ui, engine: &dyn Engine, seq: &SequenceView, bri
         for (c, cmd) in commanders(engine) {
             ui.horizontal(|ui| {
                 swatch(ui, colour(cmd.side));
-                let chit = brigades.iter().find(|b| b.commander == c).map(|b| format!(" (chit {})", b.chit)).unwrap_or_default();
+                let chit = brigades.iter().find(|b| b.commander == c).and_then(|b| engine.brigade_tag(b.entity)).map(|t| format!(" ({t})")).unwrap_or_default();
                 ui.add(egui::Label::new(RichText::new(format!("{}{chit}", engine.leader_line(c))).small()).wrap());
             });
         }

@@ -15,7 +15,6 @@ use super::table_view::{Selection, Troops};
 use super::{FreeRect, UiSet, root_ui};
 use crate::rules::action::Action;
 use crate::rules::engine::{SheetRow, Tone};
-use crate::scenario::model::Rating;
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Unit};
 
 pub(super) fn plugin(app: &mut App) {
@@ -35,9 +34,6 @@ pub(super) fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut selection: ResMut<Se
 /// A formation as the rules name it.
 pub(crate) use crate::table::words::formation as formation_name;
 
-pub(crate) fn rating_text(r: Option<Rating>) -> String {
-    r.map(|r| format!("{r:?}")).unwrap_or_else(|| "not yet rolled".into())
-}
 
 
 /// The screen shift that brings `unit` (its bounds on screen) inside `free` with `margin` to
@@ -144,8 +140,8 @@ fn sheet(
                         }
                     });
                 });
-                let role = match c.brigade.and_then(|b| brigades.get(b).ok()) {
-                    Some(b) => format!("Commands {} (chit {})", b.name, b.chit),
+                let role = match c.brigade.and_then(|b| brigades.get(b).ok().map(|x| (b, x))) {
+                    Some((e, b)) => format!("Commands {}", session.brigade_title(e, &b.name)),
                     None => format!("Commands the {} army", sides.iter().find(|s| s.index == c.side).map(|s| s.name.clone()).unwrap_or_default()),
                 };
                 ui.label(RichText::new(role).weak().italics());
@@ -171,6 +167,7 @@ fn sheet(
     let side = sides.iter().find(|s| s.index == unit.side);
     let colour = side.map(|s| s.colour).unwrap_or(SIDE_COLOURS[unit.side % SIDE_COLOURS.len()]);
     let brigade = brigades.get(unit.brigade).ok();
+    let brigade_title = |b: &Brigade| session.as_ref().map_or_else(|| b.name.clone(), |s| s.brigade_title(unit.brigade, &b.name));
     let mut select: Option<Option<Entity>> = None;
     // The engine's sheet of the unit, every number with its rule (OTP 4.2).
     let rows = session.as_ref().and_then(|s| s.game_entity(entity).map(|g| s.engine().sheet(g))).unwrap_or_default();
@@ -193,7 +190,10 @@ fn sheet(
                 egui::CollapsingHeader::new(RichText::new("Teaching overlays").strong().size(13.5).color(Color32::from_rgb(226, 214, 170)))
                     .id_salt("teaching_overlays")
                     .default_open(true)
-                    .show(ui, |ui| legend_ui(ui, &mut overlays, unit, &cache, &drag));
+                    .show(ui, |ui| {
+                        let words = |t| session.as_ref().map_or_else(|| crate::rules::engine::plain_words(t), |s| s.engine().words(t));
+                        legend_ui(ui, &mut overlays, unit, &cache, &drag, &words)
+                    });
             }
             if let Some(session) = &session {
                 orders_ui(ui, session, entity, &mut state, &drag, &cache, &mut sent, &mut moves);
@@ -201,7 +201,7 @@ fn sheet(
             section(ui, "Unit");
             egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
                 row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());
-                row(ui, "Brigade", brigade.map(|b| format!("{} — chit {}", b.name, b.chit)).unwrap_or_default());
+                row(ui, "Brigade", brigade.map(brigade_title).unwrap_or_default());
                 for r in &rows {
                     sheet_row(ui, r, &units, &mut select);
                 }
@@ -218,7 +218,7 @@ fn sheet(
                     }
                 });
 
-                section(ui, &format!("{} (chit {})", b.name, b.chit));
+                section(ui, &brigade_title(b));
                 // Each mate's markers, as the engine's badges ("M": a Morale Marker).
                 let marks = |e: Entity| -> String {
                     let badges = session.as_ref().and_then(|s| s.game_entity(e).map(|g| s.engine().badges(g))).unwrap_or_default();

@@ -6,7 +6,7 @@ use bevy_egui::egui::Color32;
 
 use super::scene::{Prim, Scene, Tag, colours};
 use super::shapes::{fan, fan_band, fan_edge};
-use crate::rules::engine::RangeBand;
+use crate::rules::engine::{RangeBand, Topic};
 use crate::scenario::model::Formation;
 use crate::table::arc::{Arc, FireMode};
 use crate::table::fire::FireRules;
@@ -21,6 +21,8 @@ pub(crate) struct ArcRules<'a> {
     pub fire: &'a FireRules,
     pub close: Option<&'a RangeBand>,
     pub notes: &'a [String],
+    /// The rule set's words for the tags (`Engine::words`).
+    pub words: &'a dyn Fn(Topic) -> Option<String>,
 }
 
 /// The arcs a unit fires through, as its rule set measures them: its own, or one a stand.
@@ -60,11 +62,9 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, rules: ArcRules) -> 
     let border = colours::ARC_OUTLINE;
     if arcs.is_empty() {
         if main {
-            let why = match u.formation {
-                Formation::Limbered => "limbered guns cannot fire (8.13)",
-                _ => "a march column cannot fire (8.13)",
-            };
-            out.tags.push(Tag::new(head.footprint.front_centre(), why, colours::ARC_TAG, border).towards(&[head.footprint.forward()]));
+            if let Some(why) = (rules.words)(Topic::CannotFire(u.formation)) {
+                out.tags.push(Tag::new(head.footprint.front_centre(), why, colours::ARC_TAG, border).towards(&[head.footprint.forward()]));
+            }
         }
         return out;
     }
@@ -107,13 +107,7 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, rules: ArcRules) -> 
         if let Some(close) = rules.close {
             out.tags.push(Tag::new(mid + fwd * close.reach, close.label.clone(), colours::ARC_TAG, border).towards(&[side, -side, fwd]));
         }
-        let why = if u.formation == Formation::Skirmish {
-            Some("skirmish line: each stand its own 45° arc (5.3, 8.1)")
-        } else if u.is_bent() {
-            Some("bent line: each stand its own 45° arc (8.1)")
-        } else {
-            None
-        };
+        let why = if u.formation == Formation::Skirmish || u.is_bent() { (rules.words)(Topic::OwnArcs { skirmish: u.formation == Formation::Skirmish }) } else { None };
         if let (true, Some(why)) = (per_stand, why) {
             out.tags.push(Tag::new(arc.front_left, why, colours::ARC_TAG, border).towards(&[-fwd, -side]));
         }
@@ -169,7 +163,9 @@ mod tests {
         assert_eq!(arcs_of(&lights, fire).len(), lights.stands.len());
         assert_eq!(bands(&lights, &fire_bands("Virginia Riflemen"))[0].1, 9.0, "rifles 9\" (8.3)");
         let musket = fire_bands("1st Maryland");
-        let rules = ArcRules { bands: &musket, fire, close: close.as_ref(), notes: &[] };
+        let engine = crate::rules::registry::open(RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let words = |t| engine.words(t);
+        let rules = ArcRules { bands: &musket, fire, close: close.as_ref(), notes: &[], words: &words };
         let column = UnitInfo::foot("Column", 0, 16, Formation::Column, v(20.0, 10.0), 0.0);
         assert!(arcs_of(&column, fire).is_empty());
         let s = table(vec![column]);

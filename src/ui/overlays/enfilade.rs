@@ -5,7 +5,10 @@
 
 use bevy::math::Vec2;
 
+use bevy_egui::egui;
+
 use super::scene::{Prim, Scene, Tag, colours};
+use crate::rules::engine::Topic;
 use super::shapes::zones;
 use crate::table::aspect::{AttackZone, attack_zone, front_lines};
 use crate::table::range::unit_distance;
@@ -15,7 +18,8 @@ use crate::table::situation::Situation;
 /// a charge's reach are well inside it.
 pub(crate) const REACH: f32 = 15.0;
 
-pub(crate) fn scene(s: &Situation, unit: usize) -> Scene {
+/// `words`: the rule set's words for the tags (`Engine::words`); a tag it has none for is left out.
+pub(crate) fn scene(s: &Situation, unit: usize, words: &dyn Fn(Topic) -> Option<String>) -> Scene {
     let mut out = Scene::default();
     let u = s.unit(unit);
     let Some(mid) = u.stands.get(u.stands.len() / 2) else { return out };
@@ -41,23 +45,29 @@ pub(crate) fn scene(s: &Situation, unit: usize) -> Scene {
     let corners: Vec<Vec2> = u.stands.iter().flat_map(|s| s.footprint.corners()).collect();
     let along = |v: Vec2| corners.iter().map(|c| (*c - o).dot(v)).fold(f32::NEG_INFINITY, f32::max);
     let (left, rightmost, rear) = (-along(-right), along(right), -along(-fwd));
-    let text_flank = "stand here and you enfilade me (8.11)\nflank attack from here: no closing roll, ×2 (9.1)";
+    let mut tag = |topic: Topic, at: Vec2, strong: bool, colour: egui::Color32, towards: &[Vec2]| {
+        if let Some(text) = words(topic) {
+            let t = Tag::new(at, text, colours::ZONE_TAG, colour).towards(towards);
+            out.tags.push(if strong { t.bold() } else { t });
+        }
+    };
     if !z.flanks.is_empty() {
-        out.tags.push(Tag::new(o + right * (left - 5.0) + fwd * (rear - 2.5), text_flank, colours::ZONE_TAG, border).bold().towards(&[-right, -fwd, fwd]));
-        out.tags.push(Tag::new(o + right * (rightmost + 5.0) + fwd * (rear - 2.5), "enfilade (8.11) · flank attack (9.1)", colours::ZONE_TAG, border).towards(&[right, -fwd, fwd]));
+        tag(Topic::FlankTag, o + right * (left - 5.0) + fwd * (rear - 2.5), true, border, &[-right, -fwd, fwd]);
+        tag(Topic::FlankTagShort, o + right * (rightmost + 5.0) + fwd * (rear - 2.5), false, border, &[right, -fwd, fwd]);
     }
     if !z.rear.is_empty() {
-        out.tags.push(Tag::new(o + fwd * (rear - 4.0), "rear: attack ×3, no closing roll (9.1)\nand enfilade (8.11)", colours::ZONE_TAG, border).bold().towards(&[-fwd, right, -right]));
+        tag(Topic::RearTag, o + fwd * (rear - 4.0), true, border, &[-fwd, right, -right]);
     }
     if let Some(&(a, b)) = z.lines.first() {
         // On the line, a few inches beyond the unit's right end.
         let along = (b - a).normalize_or_zero();
         let along = if along.dot(right) >= 0.0 { along } else { -along };
         let on_line = a + along * (o - a).dot(along);
-        out.tags.push(Tag::new(on_line + along * (rightmost + 6.0), "front line drawn straight out (8.11)", colours::ZONE_TAG, border).towards(&[fwd, -fwd]));
+        tag(Topic::LineTag, on_line + along * (rightmost + 6.0), false, border, &[fwd, -fwd]);
     }
     let front = lines.first().map(|l| l.0).unwrap_or(o);
-    out.tags.push(Tag::new(front + fwd * 3.0, "in front: no enfilade; closing needs a roll (9.1)", colours::ZONE_TAG, border.gamma_multiply(0.6)).towards(&[fwd, right]));
+    tag(Topic::FrontTag, front + fwd * 3.0, false, border.gamma_multiply(0.6), &[fwd, right]);
+    let cite = words(Topic::EnemyInZone).filter(|c| !c.is_empty()).map(|c| format!(" ({c})")).unwrap_or_default();
     // Enemies already behind the line.
     for (e, enemy) in s.units().iter().enumerate() {
         if enemy.side == u.side || enemy.stands.is_empty() || unit_distance(s, e, unit) > REACH {
@@ -69,7 +79,7 @@ pub(crate) fn scene(s: &Situation, unit: usize) -> Scene {
         }
         let at = enemy.stands.iter().map(|s| s.footprint.centre).sum::<Vec2>() / enemy.stands.len() as f32;
         let what = if zone == AttackZone::Rear { "in my rear" } else { "on my flank" };
-        out.tags.push(Tag::new(at, format!("⚑ {} is {what} (9.1, 8.11)", enemy.name), colours::ZONE_TAG, border).bold());
+        out.tags.push(Tag::new(at, format!("⚑ {} is {what}{cite}", enemy.name), colours::ZONE_TAG, border).bold());
     }
     out
 }
@@ -87,7 +97,8 @@ mod tests {
         let target = UnitInfo::foot("Target", 1, 16, Formation::Line, v(20.0, 20.0), 0.0);
         let flanker = UnitInfo::foot("Flanker", 0, 8, Formation::Line, v(32.0, 18.0), 270.0);
         let s = table(vec![target.clone(), flanker]);
-        let sc = scene(&s, 0);
+        let engine = crate::rules::registry::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap();
+        let sc = scene(&s, 0, &|t| engine.words(t));
         let fills: Vec<&Vec<Vec2>> = sc.under.iter().filter_map(|p| if let Prim::Fill { points, .. } = p { Some(points) } else { None }).collect();
         assert_eq!(fills.len(), 3, "two flanks and the rear");
         for f in fills {
@@ -96,5 +107,9 @@ mod tests {
         }
         assert!(sc.tags.iter().any(|t| t.text.contains("Flanker is on my flank")), "{:?}", sc.tags);
         assert!(sc.tags.iter().any(|t| t.text.starts_with("stand here and you enfilade me (8.11)")));
+        // A rule set without enfilade words: the zones, but no OTP tags on them.
+        let plain = scene(&s, 0, &crate::rules::engine::plain_words);
+        assert!(plain.tags.iter().all(|t| !t.text.contains("8.11") && !t.text.contains("enfilade")), "{:?}", plain.tags);
+        assert!(plain.tags.iter().any(|t| t.text == "⚑ Flanker is on my flank"), "{:?}", plain.tags);
     }
 }

@@ -28,6 +28,7 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use egui::{Color32, RichText};
 
 use super::UiSet;
+use crate::rules::engine::{Topic, plain_words};
 use crate::scenario::spawn::{Battlefield, Unit};
 use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
@@ -79,18 +80,21 @@ impl Overlays {
 
 /// The shortcuts, for the help window.
 pub(crate) const SHORTCUTS: &[(&str, &str)] = &[
-    ("A", "teaching overlay: firing arcs and ranges of the selected unit (8.1–8.4)"),
-    ("E", "teaching overlay: enfilade line, flank and rear zones (8.11, 9.1)"),
-    ("L", "teaching overlay: line of sight to the enemy under the pointer (8.7–8.9)"),
-    ("M", "teaching overlay: movement envelope; drag the unit to try a move (6.x)"),
-    ("Drag the selected unit", "forward / oblique; from an end stand: wheel; a column: its head's path. In a game a unit of the phasing brigade drags with M off or on; otherwise M turns on the try-out"),
+    ("A", "teaching overlay: firing arcs and ranges of the selected unit"),
+    ("E", "teaching overlay: the front line, flank and rear zones"),
+    ("L", "teaching overlay: line of sight to the enemy under the pointer"),
+    ("M", "teaching overlay: movement envelope; drag the unit to try a move"),
+    ("Drag the selected unit", "forward / oblique; from an end stand: wheel; a column: its head's path. In a game a unit that acts now drags with M off or on; otherwise M turns on the try-out"),
     ("Shift-drag", "side step (half rate); a skirmish line: the whole line"),
-    ("Drag a skirmisher's stand", "that stand alone (5.3, 6.4); the others stay"),
-    ("Drag a unit of the phasing brigade", "in a game: each drag adds a step to the move (wheel, then forward…), judged by the engine with the inches used and left; drag on from the ghost"),
-    ("Enter, or click the ghost", "order the move built on the table (6.1, 6.3)"),
+    ("Drag a skirmisher's stand", "that stand alone; the others stay"),
+    ("Drag a unit that acts now", "in a game: each drag adds a step to the move (wheel, then forward…), judged by the engine with the inches used and left; drag on from the ghost"),
+    ("Enter, or click the ghost", "order the move built on the table"),
     ("Backspace", "take back the move's last step"),
-    ("Click a commander's figure", "in a game: pick him up; then click the table to ride there, or a unit of his command to join it (6.12)"),
+    (LEADER_CLICK, "in a game: pick him up; then click the table to ride there, or a unit of his command to join it"),
 ];
+
+/// The key of F1's line on clicking a leader, whose words are the rule set's (`Topic::LeaderClick`).
+pub(crate) const LEADER_CLICK: &str = "Click a commander's figure";
 
 /// A move being dragged, or the ghost left after one (until Esc).
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
@@ -197,7 +201,8 @@ impl Teach<'_> {
     fn arcs_scene(&self, sc: &mut Scene, s: &crate::table::situation::Situation, i: usize, main: bool, unit: Option<Entity>) {
         let Some((engine, e)) = self.engine_unit(unit) else { return };
         let (bands, close, notes) = (engine.fire_bands(e), engine.close_range(e), engine.arc_notes(e));
-        sc.extend(arcs::scene(s, i, main, arcs::ArcRules { bands: &bands, fire: engine.fire_rules(), close: close.as_ref(), notes: &notes }));
+        let words = |t| engine.words(t);
+        sc.extend(arcs::scene(s, i, main, arcs::ArcRules { bands: &bands, fire: engine.fire_rules(), close: close.as_ref(), notes: &notes, words: &words }));
     }
 
     /// A left press on the selected unit starts a move drag: an order in a game when the unit
@@ -325,7 +330,8 @@ impl Teach<'_> {
             let mut envelope = Scene::default();
             if let Some(i) = self.snapshot.unit(selected) {
                 if o.enfilade {
-                    sc.extend(enfilade::scene(s, i));
+                    let words = |t| self.session.as_ref().map_or_else(|| plain_words(t), |s| s.engine().words(t));
+                    sc.extend(enfilade::scene(s, i, &words));
                 }
                 if o.movement && let Some(info) = self.reach(selected) {
                     envelope = movement::envelope(s, i, &info);
@@ -568,41 +574,50 @@ fn heading(ui: &mut egui::Ui, text: &str, colour: Color32) {
 
 /// The key to what is drawn, at the top of the unit sheet: colours, rules, the allowance and the
 /// dragged move.
-pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit, cache: &OverlayCache, drag: &MoveDrag) {
+/// `words`: the rule set's words (`Engine::words`); a row it has none for is left out.
+pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit, cache: &OverlayCache, drag: &MoveDrag, words: &dyn Fn(Topic) -> Option<String>) {
     let artillery = matches!(unit.arm, crate::scenario::model::Arm::Artillery { .. });
     if overlays.arcs {
-        heading(ui, "Arcs (A) — 8.1, 8.3, 8.4", colours::ARC_TAG);
+        heading(ui, &words(Topic::ArcsHeading).unwrap_or_default(), colours::ARC_TAG);
         if artillery {
-            key_row(ui, colours::ARC_FILL[0], colours::ARC_OUTLINE, "short range (canister allowed, 8.4)");
-            key_row(ui, colours::ARC_FILL[1], colours::ARC_OUTLINE, "medium range");
-            key_row(ui, colours::ARC_FILL[2], colours::ARC_OUTLINE, "long range (partial inches round up)");
+            for (i, fill) in colours::ARC_FILL.iter().enumerate() {
+                if let Some(band) = words(Topic::GunBand(i as u8)) {
+                    key_row(ui, *fill, colours::ARC_OUTLINE, &band);
+                }
+            }
         } else {
             key_row(ui, colours::ARC_SMALL_ARMS, colours::ARC_OUTLINE, "45° out from each end, to the weapon's range");
-            note(ui, "Dashed: close range, 2\" (8.3). A skirmish line fires stand by stand: darker where arcs overlap.");
+            if let Some(n) = words(Topic::SmallArmsNote) {
+                note(ui, &n);
+            }
         }
         note(ui, "Point at another unit to compare its arcs.");
     }
     if overlays.enfilade {
-        heading(ui, "Enfilade & flanks (E) — 8.11, 9.1", colours::ZONE_TAG);
-        key_row(ui, Color32::TRANSPARENT, colours::ZONE_LINE, "line drawn straight out from the front (dashed)");
-        key_row(ui, colours::ZONE_FLANK, colours::ZONE_HATCH, "flank: enfilade fire; flank attack ×2 (hatched)");
-        key_row(ui, colours::ZONE_REAR, colours::ZONE_HATCH, "rear: directly behind; attack ×3 (cross-hatched)");
+        heading(ui, &words(Topic::FlanksHeading).unwrap_or_default(), colours::ZONE_TAG);
+        for (fill, edge, topic) in [(Color32::TRANSPARENT, colours::ZONE_LINE, Topic::FrontLine), (colours::ZONE_FLANK, colours::ZONE_HATCH, Topic::FlankZone), (colours::ZONE_REAR, colours::ZONE_HATCH, Topic::RearZone)] {
+            if let Some(row) = words(topic) {
+                key_row(ui, fill, edge, &row);
+            }
+        }
     }
     if overlays.sight {
-        heading(ui, "Line of sight (L) — 8.7, 8.8, 8.9", colours::SIGHT_CLEAR_TAG);
+        heading(ui, &words(Topic::SightHeading).unwrap_or_default(), colours::SIGHT_CLEAR_TAG);
         key_row(ui, colours::SIGHT_CLEAR, colours::CASING, "clear, from the firing stand's centre");
         key_row(ui, colours::SIGHT_BLOCKED, colours::CASING, "blocked: ✖ where, and by what");
-        key_row(ui, colours::SIGHT_WOODS, colours::CASING, "woods on the line (1\" or more: visibility roll)");
+        if let Some(woods) = words(Topic::SightWoods) {
+            key_row(ui, colours::SIGHT_WOODS, colours::CASING, &woods);
+        }
         note(ui, "Dashed: a stand that does not bear (out of arc or range). Each line goes to the nearest point of the target the stand sees, through the least woods.");
-        if artillery {
-            ui.checkbox(&mut overlays.ball, RichText::new("firing ball: over lower units (8.9)").size(LEGEND_PX));
+        if let (true, Some(ball)) = (artillery, words(Topic::Ball)) {
+            ui.checkbox(&mut overlays.ball, RichText::new(ball).size(LEGEND_PX));
         }
         if cache.sight.is_none() {
             ui.label(RichText::new("Point at an enemy unit.").italics());
         }
     }
     if overlays.movement {
-        heading(ui, "Movement (M) — 6.1–6.7", colours::MOVE_TAG);
+        heading(ui, &words(Topic::MoveHeading).unwrap_or_default(), colours::MOVE_TAG);
         if let Some((_, a)) = &cache.allowance {
             let src = if a.reconstructed { "reconstructed value: the printed chart is lost" } else { "from the rules text" };
             ui.label(RichText::new(format!("MOVEMENT chart: {}", a.what)).size(LEGEND_PX)).on_hover_text(&a.source);
@@ -638,7 +653,8 @@ pub(crate) fn legend_ui(ui: &mut egui::Ui, overlays: &mut Overlays, unit: &Unit,
                 ui.label(RichText::new(format!("{:>5.2}\"  {}{section}", item.inches, item.what)).size(LEGEND_PX).monospace());
             }
             for c in &shown.disorder {
-                ui.label(RichText::new(format!("  ⚠ {} (type {:?}) after {:.1}\": disorder roll (6.6)", c.terrain, c.disorder, c.after)).size(LEGEND_PX));
+                let roll = words(Topic::DisorderRoll).unwrap_or_else(|| "disordering terrain".into());
+                ui.label(RichText::new(format!("  ⚠ {} (type {:?}) after {:.1}\": {roll}", c.terrain, c.disorder, c.after)).size(LEGEND_PX));
             }
             if drag.active {
                 note(ui, "release to keep the ghost");

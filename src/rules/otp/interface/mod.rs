@@ -14,6 +14,7 @@ pub mod preview;
 pub mod sequence;
 pub mod sight;
 pub mod units;
+pub mod words;
 
 use std::any::Any;
 
@@ -174,6 +175,15 @@ impl Engine for Game {
     }
     fn futile(&self, action: &Action) -> Option<String> {
         self.futile_shot(action)
+    }
+    fn brigade_tag(&self, brigade: Entity) -> Option<String> {
+        self.chit_tag(brigade)
+    }
+    fn unit_line(&self, unit: Entity) -> Option<String> {
+        self.type_and_cv(unit)
+    }
+    fn words(&self, topic: crate::rules::engine::Topic) -> Option<String> {
+        words::words(topic)
     }
     fn step_heading(&self, section: &str) -> (String, bool) {
         sequence::step_heading(section)
