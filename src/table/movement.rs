@@ -59,6 +59,8 @@ pub struct MoveCites {
     pub stand_by_stand: &'static str,
     /// The basing a new formation is laid out by (OTP 1.1).
     pub basing: &'static str,
+    /// A roll for disordering terrain entered or started in (OTP 6.6).
+    pub disorder: &'static str,
 }
 
 /// What a terrain feature does to a unit moving through it, by the rule set.

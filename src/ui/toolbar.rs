@@ -396,10 +396,10 @@ fn toolbar(
             ui.label(RichText::new("Teach:").weak()).on_hover_text("Teaching overlays for the selected unit: what the rules' geometry says");
             let teach = &mut *teach;
             let toggles: [(&mut bool, &str, &str); 4] = [
-                (&mut teach.arcs, "Arcs", "Firing arcs out to the weapon's range; guns in short, medium and long bands (8.1, 8.3, 8.4) — A"),
-                (&mut teach.enfilade, "Enfilade", "The line straight out from the front; flank and rear zones (8.11, 9.1) — E"),
-                (&mut teach.sight, "Sight", "Lines of sight to the enemy under the pointer, with range, arc and enfilade (8.7–8.11) — L"),
-                (&mut teach.movement, "Move", "Where the unit can move; drag it to try a move (6.1–6.7) — M"),
+                (&mut teach.arcs, "Arcs", "Firing arcs out to the weapon's range, in the rule set's range bands — A"),
+                (&mut teach.enfilade, "Enfilade", "The line straight out from the front; flank and rear zones — E"),
+                (&mut teach.sight, "Sight", "Lines of sight to the enemy under the pointer, with range, arc and what the rules make of them — L"),
+                (&mut teach.movement, "Move", "Where the unit can move; drag it to try a move — M"),
             ];
             for (on, name, tip) in toggles {
                 if ui.selectable_label(*on, name).on_hover_text(tip).clicked() {

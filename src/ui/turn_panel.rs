@@ -237,7 +237,7 @@ fn tabs(ui: &mut egui::Ui, tab: &mut LeftTab) -> bool {
     let mut fold = false;
     ui.add_space(4.0);
     ui.horizontal(|ui| {
-        ui.selectable_value(tab, LeftTab::Turn, RichText::new("Turn").strong()).on_hover_text("The sequence of play: the chit cup, the phasing brigade (F5 for the roster)");
+        ui.selectable_value(tab, LeftTab::Turn, RichText::new("Turn").strong()).on_hover_text("The sequence of play: what the turn works through, and who acts now (F5 for the roster)");
         ui.selectable_value(tab, LeftTab::Roster, RichText::new("Roster").strong()).on_hover_text("Every unit of both sides (F5)");
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             fold = ui.add(egui::Button::new("◀").frame(false)).on_hover_text("Fold the panel away (F2)").clicked();

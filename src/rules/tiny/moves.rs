@@ -22,6 +22,7 @@ pub static TINY: MoveRules = MoveRules {
         skirmish: "2",
         stand_by_stand: "2",
         basing: "3",
+        disorder: "2",
     },
     oblique_max: 45.0,
     side_step_rate: 2.0,

@@ -333,8 +333,8 @@ impl Teach<'_> {
                     let words = |t| self.session.as_ref().map_or_else(|| plain_words(t), |s| s.engine().words(t));
                     sc.extend(enfilade::scene(s, i, &words));
                 }
-                if o.movement && let Some(info) = self.reach(selected) {
-                    envelope = movement::envelope(s, i, &info);
+                if o.movement && let (Some(info), Some(session)) = (self.reach(selected), self.session.as_ref()) {
+                    envelope = movement::envelope(s, i, &info, session.engine().move_rules());
                 }
                 if o.arcs {
                     self.arcs_scene(&mut sc, s, i, true, selected);

@@ -16,7 +16,7 @@ use crate::scenario::model::Formation;
 use crate::table::arc::Arc;
 use crate::table::footprint::{Footprint, bearing_vector, vector_bearing};
 use crate::table::geom::{point_along, polyline_length, turn_about};
-use crate::table::movement::{Allowance, End, MoveReport, MoveRules, MoveStep, StandMove, plan_move};
+use crate::table::movement::{Allowance, End, MoveCites, MoveReport, MoveRules, MoveStep, StandMove, plan_move};
 use crate::table::situation::{Situation, UnitInfo};
 
 /// A unit's movement allowance, from the MOVEMENT chart (6.1), and where the number comes from.
@@ -262,6 +262,8 @@ pub(crate) struct Preview {
     pub from: Vec2,
     pub to: Vec2,
     pub path: Vec<Vec2>,
+    /// The rule set's sections, for the tags.
+    pub cite: MoveCites,
 }
 
 /// Asks `plan_move` about a drag. When the move is not allowed, asks again for shorter versions
@@ -310,7 +312,7 @@ pub(crate) fn preview(s: &Situation, unit: usize, kind: DragKind, points: &[Vec2
             (mid, mid + d, vec![mid, mid + d])
         }
     };
-    Some(Preview { kind, attempted: attempted(u, &step), step, report, reach, from, to, path })
+    Some(Preview { kind, attempted: attempted(u, &step), step, report, reach, from, to, path, cite: rules.cite })
 }
 
 fn inches(x: f32) -> String {
@@ -328,7 +330,9 @@ pub(crate) fn verdict(p: &Preview) -> String {
 }
 
 /// The envelope: every kind of move out to the allowance.
-pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scene {
+/// Each tag cites the rule set's own sections (`rules.cite`) and numbers.
+pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo, rules: &MoveRules) -> Scene {
+    let c = &rules.cite;
     let mut out = Scene::default();
     let u = s.unit(unit);
     let Some(arc) = Arc::of_unit(u) else { return out };
@@ -343,13 +347,13 @@ pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scen
         ring.pop();
         out.under.push(Prim::Fill { points: ring.clone(), colour: colours::MOVE_FILL });
         out.under.push(Prim::Line { points: ring, colour: line, width: 1.5, dash: Some(6.0), closed: true, casing: false });
-        out.tags.push(tag(head + fwd * a, format!("column's head: {} along any path (5.1)", inches(a)), &[fwd, right]));
+        out.tags.push(tag(head + fwd * a, format!("column's head: {} along any path ({})", inches(a), c.road), &[fwd, right]));
         if let Some(road) = info.allowance.road {
             let mut ring = Vec::new();
             arc_points(head, road, 0.0, 360.0, &mut ring);
             ring.pop();
             out.under.push(Prim::Line { points: ring, colour: line, width: 1.0, dash: Some(3.0), closed: true, casing: false });
-            out.tags.push(tag(head - fwd * road, format!("{} if it keeps to a road all the way (5.1)", inches(road)), &[-fwd, right]));
+            out.tags.push(tag(head - fwd * road, format!("{} if it keeps to a road all the way ({})", inches(road), c.road), &[-fwd, right]));
         }
         return out;
     }
@@ -358,19 +362,20 @@ pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scen
     out.under.push(Prim::Fill { points: f.clone(), colour: colours::MOVE_FILL });
     out.under.push(Prim::Line { points: f, colour: line, width: 1.5, dash: Some(6.0), closed: true, casing: false });
     let mid = (arc.front_left + arc.front_right) / 2.0;
-    out.tags.push(tag(mid + fwd * a, format!("forward or oblique (≤45°): {} (6.1, 6.3)", inches(a)), &[fwd, right, -right]).bold());
+    out.tags.push(tag(mid + fwd * a, format!("forward or oblique (≤{:.0}°): {} ({}, {})", rules.oblique_max, inches(a), c.allowance, c.manoeuvre), &[fwd, right, -right]).bold());
     // Side steps at half rate (6.3).
     let order = left_to_right(u);
+    let side = a / rules.side_step_rate.max(1.0);
     if let (Some(&l), Some(&r)) = (order.first(), order.last()) {
         let (lf, rf) = (u.stands[l].footprint, u.stands[r].footprint);
         for (front, rear, outward) in [(lf.front_left(), lf.rear_left(), -right), (rf.front_right(), rf.rear_right(), right)] {
-            let band = side_band(front, rear, outward, a / 2.0).to_vec();
+            let band = side_band(front, rear, outward, side).to_vec();
             out.under.push(Prim::Fill { points: band.clone(), colour: colours::MOVE_SIDE });
             out.under.push(Prim::Hatch { points: band.clone(), colour: colours::MOVE_LINE.gamma_multiply(0.5), spacing: 7.0, angle: 90.0 - arc.facing });
             out.under.push(Prim::Line { points: band, colour: line, width: 1.0, dash: Some(4.0), closed: true, casing: false });
         }
-        let at = lf.rear_left() - right * (a / 2.0);
-        out.tags.push(tag(at, format!("side step ≤ {} (half rate, 6.3)", inches(a / 2.0)), &[-fwd, -right]));
+        let at = lf.rear_left() - right * side;
+        out.tags.push(tag(at, format!("side step ≤ {} ({})", inches(side), c.manoeuvre), &[-fwd, -right]));
     }
     // Wheels: each end about the other, the swinging end spending the allowance (6.3).
     let width = arc.front_left.distance(arc.front_right);
@@ -387,7 +392,7 @@ pub(crate) fn envelope(s: &Situation, unit: usize, info: &AllowanceInfo) -> Scen
             out.under.push(Prim::Arrow { from: path[path.len() - 2], to: last, colour: line });
         }
         if sign > 0.0 {
-            out.tags.push(tag(last, format!("wheel ≤ {most:.0}°: an end moves {} on its arc (6.3)", inches(a)), &[-right, fwd]));
+            out.tags.push(tag(last, format!("wheel ≤ {most:.0}°: an end moves {} on its arc ({})", inches(a), c.manoeuvre), &[-right, fwd]));
         }
     }
     out
@@ -440,7 +445,7 @@ pub(crate) fn judged_scene(p: &Preview, legal: bool, text: String) -> Scene {
     let mut text = text;
     // What else the move pays for (6.7 obstacles), from the move or, refused, from its allowed part.
     let items = if p.report.legal() { &p.report.items } else { p.reach.as_ref().map(|r| &r.items).unwrap_or(&p.report.items) };
-    let extras: Vec<String> = items.iter().filter(|i| i.section == "6.7").map(|i| format!("+ {} (6.7)", i.what)).collect();
+    let extras: Vec<String> = items.iter().filter(|i| i.section == p.cite.obstacle).map(|i| format!("+ {} ({})", i.what, p.cite.obstacle)).collect();
     if !extras.is_empty() {
         text.push_str(&format!("\n{}", extras.join("\n")));
     }
@@ -451,11 +456,11 @@ pub(crate) fn judged_scene(p: &Preview, legal: bool, text: String) -> Scene {
     let contacts = if p.report.legal() { &p.report.disorder } else { p.reach.as_ref().map(|r| &r.disorder).unwrap_or(&p.report.disorder) };
     for c in contacts {
         out.over.push(Prim::Badge { at: c.at, text: "!", fill: colours::WARNING, ink: colours::INK });
-        let text = format!("⚠ {}: disordering terrain type {:?}, roll here (6.6), after {}", c.terrain, c.disorder, inches(c.after));
+        let text = format!("⚠ {}: disordering terrain type {:?}, roll here ({}), after {}", c.terrain, c.disorder, p.cite.disorder, inches(c.after));
         out.tags.push(Tag::new(c.at, text, colours::WARNING_TAG, colours::INK).towards(&[-fwd.perp(), fwd.perp(), -fwd]));
     }
     for (name, kind) in &p.report.starts_in {
-        out.tags.push(Tag::new(p.from, format!("starts in {name} (type {kind:?}): rolls before moving (6.6)"), colours::WARNING_TAG, colours::INK).towards(&[-fwd]));
+        out.tags.push(Tag::new(p.from, format!("starts in {name} (type {kind:?}): rolls before moving ({})", p.cite.disorder), colours::WARNING_TAG, colours::INK).towards(&[-fwd]));
     }
     out
 }
@@ -693,7 +698,7 @@ mod tests {
     fn the_envelope_fan_spans_45_degrees_each_side_out_to_the_allowance() {
         let s = table(vec![line()]);
         let info = six();
-        let sc = envelope(&s, 0, &info);
+        let sc = envelope(&s, 0, &info, otp_rules());
         let Some(Prim::Fill { points, .. }) = sc.under.first() else { panic!() };
         let (fl, fr) = (v(16.0, 10.0), v(24.0, 10.0));
         assert!((points[0] - fl).length() < 1e-3 && (points[points.len() - 1] - fr).length() < 1e-3);
@@ -701,7 +706,7 @@ mod tests {
         assert!((vector_bearing(points[points.len() - 2] - fr) - 45.0).abs() < 1e-2, "right edge at +45°");
         let far = points.iter().map(|p| p.y).fold(f32::MIN, f32::max);
         assert!((far - 16.0).abs() < 1e-3, "straight ahead ends at the 6\" allowance: {far}");
-        assert!(sc.tags.iter().any(|t| t.text.contains("side step ≤ 3\"")));
+        assert!(sc.tags.iter().any(|t| t.text.contains("side step ≤ 3\" (6.3)")), "OTP 6.3: half rate, cited");
         assert!(sc.tags.iter().any(|t| t.text.starts_with("wheel ≤ 43°")), "{:?}", sc.tags);
     }
 }

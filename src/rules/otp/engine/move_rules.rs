@@ -26,6 +26,7 @@ pub static OTP: MoveRules = MoveRules {
         skirmish: "5.3",
         stand_by_stand: "6.4",
         basing: "1.1",
+        disorder: "6.6",
     },
     // 6.3: obliques up to 45° off the facing; side steps at half rate.
     oblique_max: 45.0,
