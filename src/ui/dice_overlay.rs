@@ -67,7 +67,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
                 Some(e) => e.step_heading(rule),
                 None => (report.rules.cite(rule).to_string(), false),
             };
-            if s != current && !(within && !current.is_empty()) {
+            if s != current && (!within || current.is_empty()) {
                 out.push(Row::Step(s.clone()));
                 current = s;
             }

@@ -61,10 +61,8 @@ pub(crate) fn scene(s: &Situation, unit: usize, main: bool, rules: ArcRules) -> 
     let fire = rules.bands;
     let border = colours::ARC_OUTLINE;
     if arcs.is_empty() {
-        if main {
-            if let Some(why) = (rules.words)(Topic::CannotFire(u.formation)) {
-                out.tags.push(Tag::new(head.footprint.front_centre(), why, colours::ARC_TAG, border).towards(&[head.footprint.forward()]));
-            }
+        if main && let Some(why) = (rules.words)(Topic::CannotFire(u.formation)) {
+            out.tags.push(Tag::new(head.footprint.front_centre(), why, colours::ARC_TAG, border).towards(&[head.footprint.forward()]));
         }
         return out;
     }
