@@ -860,3 +860,18 @@ fn a_thousand_automatic_games_keep_the_invariants() {
 }
 
 
+
+// QK1, QK10, QK21, QK6: a scenario for these rules names Union and Confederate sides and uses
+// the sheet's formations; otherwise it is refused at the place.
+#[test]
+fn a_scenario_for_the_quick_rules_is_checked_where_it_breaks() {
+    let mut s = scenario();
+    s.sides[0].nation = Some(model::Nation::British);
+    s.sides[0].brigades[0].commander.kind = model::CommanderKind::British;
+    unit(&mut s, "4th Texas").formation = Formation::Wedge;
+    let problems = crate::scenario::validate::validate(&s);
+    let places: Vec<String> = problems.iter().map(|(l, _)| l.describe()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].1.contains("neither the Union nor the Confederacy") && places[0].contains("nation"), "{places:?}");
+    assert!(problems[1].1.contains("QK6") && places[1].contains("formation"), "{places:?}");
+}
