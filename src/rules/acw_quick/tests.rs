@@ -594,16 +594,16 @@ fn a_received_charge_is_fought_in_the_melee_step() {
     assert_eq!(ids(&f.defender), [MeleeModifier::WallOrStream, MeleeModifier::Uphill]);
     let r = ok(&mut g, Action::Next);
     assert!(r.title.starts_with("Melee"), "{r}");
-    assert_eq!(r.dice.len() >= 2, true);
+    assert!(r.dice.len() >= 2, "both sides roll: {r}");
     assert!(g.next_melee().is_none() || g.next_melee() != Some((a, d)), "each pair fights once a step");
 }
 
 /// A direct count of the melee over 36 × 36: ties, attacker wins, defender wins.
 fn count_melee(f: &Fight) -> (u32, u32, u32) {
     let mut n = (0, 0, 0);
-    for a in 2..=12 {
-        for d in 2..=12 {
-            let ways = (6 - (a as i32 - 7).abs()) * (6 - (d as i32 - 7).abs());
+    for a in 2..=12i32 {
+        for d in 2..=12i32 {
+            let ways = (6 - (a - 7).abs()) * (6 - (d - 7).abs());
             let diff = (a + f.attacker.total()) - (d + f.defender.total());
             let slot = match diff.signum() {
                 0 => &mut n.0,
@@ -875,3 +875,4 @@ fn a_scenario_for_the_quick_rules_is_checked_where_it_breaks() {
     assert!(problems[0].1.contains("neither the Union nor the Confederacy") && places[0].contains("nation"), "{places:?}");
     assert!(problems[1].1.contains("QK6") && places[1].contains("formation"), "{places:?}");
 }
+
