@@ -98,6 +98,8 @@ pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Sce
             PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
             PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
         },
+        // QK5: a shot is previewed in its side's fire step, a charge in its move step.
+        RuleSetId::AcwQuick => preview_printed(super::acw_quick::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })).as_ref(), command, unit, target, json),
         other => match open(other, scenario.clone(), 1) {
             Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
             Err(e) => Printed::error(e),

@@ -50,6 +50,30 @@ pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
     Ok(Box::new(save.replay(text, file)?))
 }
 
+/// A game of `scenario` brought, without a die, to the first step in which `unit` may do what
+/// the command line previews (`otp fire`: its side's fire step; `otp melee`: its move step), so
+/// the preview is the engine's own (QK5).
+pub fn at_step_for(scenario: Scenario, unit: &str, fire: bool) -> Box<dyn Engine> {
+    let mut game = Game::new(scenario, 1);
+    if let Ok(e) = game.find(unit) {
+        let side = game.unit(e).map_or(0, |u| u.side);
+        for _ in 0..24 {
+            let ready = if fire { matches!(game.step(), game::Step::DefensiveFire | game::Step::OffensiveFire) && game.acting_side() == side } else { game.step() == game::Step::Move && game.phasing() == side };
+            if ready && game.question.is_none() {
+                break;
+            }
+            let next = match game.question {
+                Some(q) => Action::Answer { prompt: q.id, option: game::STAY },
+                None => Action::Next,
+            };
+            if game.apply(next).is_err() {
+                break;
+            }
+        }
+    }
+    Box::new(game)
+}
+
 impl Engine for Game {
     fn rules(&self) -> RuleSetId {
         RuleSetId::AcwQuick

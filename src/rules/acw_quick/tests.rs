@@ -876,3 +876,23 @@ fn a_scenario_for_the_quick_rules_is_checked_where_it_breaks() {
     assert!(problems[1].1.contains("QK6") && places[1].contains("formation"), "{places:?}");
 }
 
+
+// QK5, QK11, QK9: `otp fire` and `otp melee` preview through the registry, in the step where the
+// unit may act, with the engine's own odds and refusals.
+#[test]
+fn the_command_line_previews_fire_and_charges_in_their_steps() {
+    use crate::rules::engine::PreviewCommand;
+    use crate::rules::registry::preview_command;
+    let rules = crate::rules::cite::RuleSetId::AcwQuick;
+    let mut s = scenario();
+    put(&mut s, "15th Alabama", [14.0, 14.0], 180.0, Formation::Line);
+    s.sides[1].brigades[0].commander.at = Some([14.0, 16.0]);
+    let fire = preview_command(rules, PreviewCommand::Fire { ball: false }, &s, "15th Alabama", "20th Maine", false);
+    assert!(fire.success && fire.stdout.contains("(QK11)") && fire.stdout.contains("miss"), "{fire:?}");
+    let back = preview_command(rules, PreviewCommand::Fire { ball: false }, &s, "20th Maine", "15th Alabama", false);
+    assert!(back.success && back.stdout.contains("Union firing"), "defensive fire: {back:?}");
+    let charge = preview_command(rules, PreviewCommand::Melee { special: false }, &s, "15th Alabama", "20th Maine", false);
+    assert!(charge.success && charge.stdout.contains("charges 20th Maine (QK9)"), "{charge:?}");
+    let mounted = preview_command(rules, PreviewCommand::Fire { ball: false }, &s, "Hampton's Horse", "1st Michigan Cavalry", false);
+    assert!(!mounted.success && mounted.stdout.contains("QK14"), "{mounted:?}");
+}
