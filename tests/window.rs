@@ -676,7 +676,7 @@ fn acw_quick_checks(display: &str, dir: &Path) -> Vec<Check> {
     let _ = std::fs::remove_file(&save);
     let orders = r#"[MoveLeader(leader: "Brig. Gen. Evander Law", to: (14.0, 28.0)), Next, Move(unit: "15th Alabama", steps: [Forward(3.0)]), Next, Next, Next, Fire(unit: "Latham's Battery", target: "20th Maine"), Next, Next, Next, ChangeFormation(unit: "Hazlett's Battery", formation: Unlimbered), Next, Next, Next, Fire(unit: "Hazlett's Battery", target: "15th Alabama"), Next, Next, Next]"#;
     let commands = format!("save:{}", save.display());
-    let env = [("OTP_ORDERS", orders), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "15th Alabama"), ("OTP_OVERLAYS", "all")];
+    let env = [("OTP_ORDERS", orders), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "15th Alabama"), ("OTP_OVERLAYS", "arcs")];
     let ran = play_screenshot_of(display, Some(&scenario), &png, &env);
     let mut out = vec![check("acw_quick_rules_open_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
     let text = std::fs::read_to_string(&save).unwrap_or_default();

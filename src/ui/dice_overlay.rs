@@ -96,7 +96,8 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         // A chart read belongs to the step of the die before it.
         // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
         if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
-            let s = step(rule);
+            // OTP's sections name their steps; another rule set's rules are cited as they are.
+            let s = if report.rules.is_otp() { step(rule) } else { report.section(rule) };
             if s != current {
                 out.push(Row::Step(s.clone()));
                 current = s;
@@ -105,11 +106,11 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         out.push(match item {
             Item::Die(i) => {
                 let d = &report.dice[i];
-                Row::Die { purpose: d.purpose.clone(), rule: d.rule.clone(), roll: d.roll.clone() }
+                Row::Die { purpose: d.purpose.clone(), rule: report.section(&d.rule), roll: d.roll.clone() }
             }
             Item::Modifier(i) => {
                 let m = &report.modifiers[i];
-                Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
+                Row::Modifier { name: m.name.clone(), value: m.value, rule: report.section(&m.rule) }
             }
             Item::Chart(i) => {
                 let read = &report.charts[i];
@@ -118,7 +119,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
             }
             Item::Note(i) => {
                 let n = &report.notes[i];
-                Row::Note { text: n.text.clone(), rule: n.rule.clone() }
+                Row::Note { text: n.text.clone(), rule: report.section(&n.rule) }
             }
         });
     }
@@ -396,9 +397,12 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
     });
 }
 
+/// A rule as the overlay cites it: OTP's bare sections read "OTP 8.3"; other rule sets' rows
+/// come cited already ("QK11", "TINY 4").
 fn rule_tag(ui: &mut egui::Ui, rule: &str) {
     if !rule.is_empty() {
-        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+        let text = if rule.starts_with(|c: char| c.is_ascii_digit()) { format!("OTP {rule}") } else { rule.to_string() };
+        ui.label(RichText::new(text).color(RULE).size(11.5));
     }
 }
 
@@ -697,6 +701,19 @@ mod tests {
         assert!(face_caption(DiceKind::D10, 0).is_some_and(|c| c.contains("0–9")));
         assert_eq!(face_caption(DiceKind::TwoD10, 0), Some("tens"));
         assert_eq!(face_caption(DiceKind::Ad(1), 0), None);
+    }
+
+    // Another rule set's report is cited in its own words, never as OTP sections (QK11 is not
+    // OTP 11, "Rebuilding").
+    #[test]
+    fn other_rule_sets_rows_keep_their_own_citations() {
+        let mut r = Report::new(RuleSetId::AcwQuick, 1, Action::Next, "fire");
+        r.modifier("12", "Union firing", 1);
+        r.die("11", "fire", &Dice::new(1).roll(DiceKind::D6));
+        let rows = overlay_rows(&r, None);
+        assert!(matches!(&rows[0], Row::Step(s) if s == "QK12"), "{:?}", rows[0]);
+        assert!(rows.iter().any(|x| matches!(x, Row::Die { rule, .. } if rule == "QK11")));
+        assert!(!rows.iter().any(|x| matches!(x, Row::Step(s) if s == "Rebuilding")));
     }
 
     #[test]

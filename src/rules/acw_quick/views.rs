@@ -191,7 +191,7 @@ impl Game {
         let row = |label: &str, value: String, rule: &str| SheetRow { label: label.into(), value, cite: Some(cite(rule)), tone: None };
         let (needs, bonus) = self.morale(e);
         let mut rows = vec![
-            row("Side", format!("{} ({:?})", self.side_name(unit.side), self.nation(unit.side)), "1"),
+            row("Nation", format!("{:?}", self.nation(unit.side)), "1"),
             row("Stands", format!("{} of {} (removed below half)", st.stands, st.stands_start), "19"),
             row("Formation", formation_words(unit), "6"),
             row("Move", format!("{} ({} spent)", inches(self.allowance(e)), inches(st.spent)), "6"),
