@@ -664,6 +664,28 @@ fn tiny_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 15: the MWAN #101 quick ACW rules in the window, through the engine interface alone.
+/// A whole turn of the small ACW fixture sent as the window sends orders: a leader rides (QK2),
+/// a regiment advances (QK6), a battery fires in offensive fire and the other side's unlimbers
+/// and answers (QK5, QK11), through every step of both player-turns (QK1); the save names the
+/// rule set and replays every order.
+fn acw_quick_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good/acw_small.ron");
+    let png = dir.join("window-acw-quick.png");
+    let save = dir.join("window-acw-quick.ron");
+    let _ = std::fs::remove_file(&save);
+    let orders = r#"[MoveLeader(leader: "Brig. Gen. Evander Law", to: (14.0, 28.0)), Next, Move(unit: "15th Alabama", steps: [Forward(3.0)]), Next, Next, Next, Fire(unit: "Latham's Battery", target: "20th Maine"), Next, Next, Next, ChangeFormation(unit: "Hazlett's Battery", formation: Unlimbered), Next, Next, Next, Fire(unit: "Hazlett's Battery", target: "15th Alabama"), Next, Next, Next]"#;
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "15th Alabama"), ("OTP_OVERLAYS", "arcs")];
+    let ran = play_screenshot_of(display, Some(&scenario), &png, &env);
+    let mut out = vec![check("acw_quick_rules_open_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("acw_quick_save_names_its_rule_set", text.contains("rules: AcwQuick"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let played = otp::rules::registry::load_save(&text, "window-acw-quick.ron").ok().map(|g| (g.action_count(), g.sequence().turn, g.reports().iter().filter(|r| r.title.contains("fires at")).count()));
+    out.push(check("acw_quick_plays_a_turn_of_window_orders", played == Some((18, 2, 2)), || format!("(actions, turn, shots) = {played:?}")));
+    out
+}
+
 fn main() -> ExitCode {
     println!("\nrunning window test (otp play --screenshot on the default scenario)");
     let mut _server = None;
@@ -748,6 +770,7 @@ fn main() -> ExitCode {
         Err(e) => checks.push(check("xvfb_1024x640_starts", false, || e)),
     }
     checks.extend(tiny_checks(&display, &dir));
+    checks.extend(acw_quick_checks(&display, &dir));
     checks.extend(orders_checks(&display, &dir));
     checks.extend(shell_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());

@@ -26,6 +26,7 @@ pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn E
     match rules {
         RuleSetId::Otp => Ok(Box::new(super::otp::engine::Game::new(scenario, seed, super::otp::charts::Charts::embedded().clone()))),
         RuleSetId::Tiny => Ok(super::tiny::open(scenario, seed)),
+        RuleSetId::AcwQuick => Ok(super::acw_quick::open(scenario, seed)),
         other => Err(other.playable().err().unwrap_or_default()),
     }
 }
@@ -41,6 +42,7 @@ pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
             Ok(Box::new(game))
         }
         RuleSetId::Tiny => super::tiny::load_save(text, file),
+        RuleSetId::AcwQuick => super::acw_quick::load_save(text, file),
         _ => Err(header.unplayable(text, file)),
     }
 }
@@ -57,6 +59,7 @@ pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), 
         }
         // Tiny saves keep no digest: nothing to compare.
         RuleSetId::Tiny => super::tiny::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
+        RuleSetId::AcwQuick => super::acw_quick::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         _ => Err(header.unplayable(text, file)),
     }
 }
@@ -95,6 +98,8 @@ pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Sce
             PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
             PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
         },
+        // QK5: a shot is previewed in its side's fire step, a charge in its move step.
+        RuleSetId::AcwQuick => preview_printed(super::acw_quick::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })).as_ref(), command, unit, target, json),
         other => match open(other, scenario.clone(), 1) {
             Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
             Err(e) => Printed::error(e),

@@ -54,6 +54,9 @@ pub fn validate(scenario: &Scenario) -> Vec<Problem> {
     c.sides();
     c.objectives();
     c.history();
+    if scenario.rules == RuleSetId::AcwQuick {
+        c.acw_quick();
+    }
     c.problems
 }
 
@@ -252,6 +255,31 @@ impl<'a> Check<'a> {
         self.commanders(&commanders, &unit_names);
         self.attachments(&placed);
         self.overlaps(&placed);
+    }
+
+    /// The quick ACW rules (src/rules/acw_quick): each side fights for the Union or the
+    /// Confederacy (QK1 order, QK10 morale, QK21 leaders), and units are in the sheet's formations
+    /// (QK6: foot line or column; cavalry line, column or dismounted; guns limbered or unlimbered).
+    fn acw_quick(&mut self) {
+        for (si, side) in self.scenario.sides.iter().enumerate() {
+            let side_locus = Locus::top("sides").index(si).named(&side.name);
+            if !matches!(side.nation_or_default(), Some(Nation::Union | Nation::Confederate)) {
+                self.push(side_locus.clone().field("nation"), format!("side {} fights for neither the Union nor the Confederacy: the quick ACW rules read a side's nation for its morale and leaders (QK10, QK21); write nation: Some(Union) or Some(Confederate)", side.name));
+            }
+            for (bi, brigade) in side.brigades.iter().enumerate() {
+                for (ui, u) in brigade.units.iter().enumerate() {
+                    let fits = match u.arm {
+                        Arm::Infantry => matches!(u.formation, Formation::Line | Formation::Column),
+                        Arm::Cavalry => matches!(u.formation, Formation::Line | Formation::Column | Formation::Dismounted),
+                        Arm::Artillery { .. } => true,
+                    };
+                    if !fits {
+                        let locus = side_locus.clone().field("brigades").index(bi).named(&brigade.name).field("units").index(ui).named(&u.name).field("formation");
+                        self.push(locus, format!("the quick ACW rules know no {} for {} (QK6: foot line or column; cavalry line, column or Dismounted)", crate::table::words::formation(u.formation), arm_words(u.arm)));
+                    }
+                }
+            }
+        }
     }
 
     /// Actions and saves name commanders and units alike: each name points at one figure (10.4, 6.12).

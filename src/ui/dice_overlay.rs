@@ -683,6 +683,19 @@ mod tests {
         assert_eq!(face_caption(DiceKind::Ad(1), 0), None);
     }
 
+    // Another rule set's report is cited in its own words, never as OTP sections (QK11 is not
+    // OTP 11, "Rebuilding").
+    #[test]
+    fn other_rule_sets_rows_keep_their_own_citations() {
+        let mut r = Report::new(RuleSetId::AcwQuick, 1, Action::Next, "fire");
+        r.modifier("12", "Union firing", 1);
+        r.die("11", "fire", &Dice::new(1).roll(DiceKind::D6));
+        let rows = overlay_rows(&r, None);
+        assert!(matches!(&rows[0], Row::Step(s) if s == "QK12"), "{:?}", rows[0]);
+        assert!(rows.iter().any(|x| matches!(x, Row::Die { rule, .. } if rule == "11")), "the section, cited with the report's rule set when drawn");
+        assert!(!rows.iter().any(|x| matches!(x, Row::Step(s) if s == "Rebuilding")));
+    }
+
     #[test]
     fn units_named_in_changes() {
         let mut r = report(1, Action::Next, "x");
