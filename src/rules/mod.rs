@@ -4,6 +4,7 @@
 //! ([`action`]) and what an order did ([`report`]), and the interface the window, the CLI and
 //! the automatic players speak to ([`engine`]). Each rule set lives in its own folder.
 
+pub mod acw_orders;
 pub mod action;
 pub mod cite;
 pub mod dice;
