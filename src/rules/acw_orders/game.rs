@@ -309,6 +309,15 @@ impl Game {
     pub fn with_charts(scenario: Scenario, seed: u64, charts: Charts) -> Game {
         let mut based = scenario.clone();
         for u in based.sides.iter_mut().flat_map(|s| &mut s.brigades).flat_map(|b| &mut b.units) {
+            // A scenario written for another rule set may use formations the sheet lacks.
+            if !moves::formations(u.arm).contains(&u.formation) {
+                u.formation = match (u.arm, u.formation) {
+                    (Arm::Infantry, Formation::LooseOrder | Formation::Dismounted) => Formation::ExtendedLine,
+                    (Arm::Cavalry, Formation::ExtendedLine | Formation::LooseOrder) => Formation::Skirmish,
+                    (Arm::Artillery { .. }, _) => Formation::Unlimbered,
+                    _ => Formation::Line,
+                };
+            }
             if !matches!(u.arm, Arm::Artillery { .. }) {
                 let per = basing::figures_per_stand(u);
                 let most = (basing::MAX_FIGURES / per).max(1);

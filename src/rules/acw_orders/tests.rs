@@ -817,3 +817,38 @@ fn dice_helpers() {
     assert_eq!(d.thrown(), 3);
     let _ = Source::Text { section: "1".into() };
 }
+
+// Every reconstruction in the chart files is listed, with its reason, in the coverage document.
+#[test]
+fn the_coverage_document_lists_every_reconstruction() {
+    let doc = include_str!("../../../docs/rules-coverage-acw-orders.md");
+    let recon = Charts::reconstructions();
+    assert!(!recon.is_empty());
+    for (file, why) in recon {
+        assert!(doc.contains(&why.replace('|', "/")), "{file}: \"{why}\" is not in docs/rules-coverage-acw-orders.md");
+    }
+    for id in 1..=23 {
+        assert!(doc.contains(&format!("| OR{id} ")), "OR{id} has no row");
+    }
+}
+
+// A scenario naming the sheet is refused formations the sheet lacks, at `formation:`.
+#[test]
+fn or12_a_scenario_with_a_formation_the_sheet_lacks_is_refused() {
+    let mut s = scenario();
+    unit(&mut s, "2nd Wisconsin").formation = Formation::Square;
+    let problems = crate::scenario::validate::validate(&s);
+    assert!(problems.iter().any(|(l, m)| format!("{l:?}").contains("formation") && m.contains("(OR12)")), "{problems:?}");
+}
+
+// The neutral order of battle: an AWI scenario plays under the sheet through --rules acw-orders.
+#[test]
+fn an_otp_scenario_plays_under_the_sheet() {
+    let s = crate::scenario::parse(include_str!("../../../scenarios/cowpens.ron"), "cowpens.ron").unwrap();
+    for seed in 0..3 {
+        let mut g = crate::rules::registry::open(RuleSetId::AcwOrders, crate::rules::simulate::with_turns(&s, Some(3)), seed).unwrap();
+        let outcome = crate::rules::simulate::play_out(g.as_mut(), None);
+        assert_eq!(outcome.refusals, 0);
+        assert!(g.summary().is_some());
+    }
+}
