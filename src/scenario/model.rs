@@ -90,7 +90,9 @@ pub struct OptionalRules {
     pub civilian_drivers: bool,
     /// 10.6 Commanders must see a unit to reach it with a morale pass.
     pub visibility_restrictions: bool,
-    /// ACW orders sheet OR21: charges resolved by P. J. O'Neill's alternative table.
+    /// ACW orders sheet OR21: charges resolved by P. J. O'Neill's alternative table. Not written
+    /// when off, so the scenarios (and the digests of saves) of the other rule sets read as before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub acw_orders_oneill: bool,
 }
 

@@ -296,7 +296,7 @@ fn or9_morale_odds_equal_a_direct_count() {
 #[test]
 fn or8_morale_modifiers_apply_where_they_should() {
     let mut g = game_with(1, |s| {
-        put(s, "1st Tennessee", [6.0, 28.0], 180.0);
+        put(s, "1st Tennessee", [6.0, 24.0], 180.0);
         s.sides[1].brigades[0].commander.at = Some([40.0, 35.0]);
     });
     let tn = e(&g, "1st Tennessee");
@@ -851,4 +851,18 @@ fn an_otp_scenario_plays_under_the_sheet() {
         assert_eq!(outcome.refusals, 0);
         assert!(g.summary().is_some());
     }
+}
+
+// OR1, OR4, OR16: the window test's turn, as its orders arrive (`tests/window.rs`): a charge
+// order written and sealed, revealed in step 3, its target named, resolved in step 6.
+#[test]
+fn the_window_turn_writes_reveals_and_charges() {
+    let text = r#"[AcwOrders(WriteOrder(unit: "1st Tennessee", order: C)), Next, Next, Next, Charge(unit: "1st Tennessee", target: "2nd Wisconsin"), Next, Next, Next, Next, Next, Next]"#;
+    let actions: Vec<Action> = ron::from_str(text).unwrap();
+    let mut g = game();
+    for a in actions {
+        ok(&mut g, a);
+    }
+    assert_eq!(g.phase(), Phase::Movement(0));
+    assert!(g.reports.iter().any(|r| r.title.starts_with("Step 6") && r.dice.iter().any(|d| d.rule == "16")));
 }
