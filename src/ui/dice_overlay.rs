@@ -86,6 +86,8 @@ pub(crate) fn step(rule: &str) -> String {
 pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<Row> {
     let mut out = Vec::new();
     let mut current = String::new();
+    // Another rule set's sections are cited in its own words ("OR16"), and head their own step.
+    let own = |rule: &str| if report.rules.is_otp() || rule.is_empty() { rule.to_string() } else { report.rules.cite(rule).to_string() };
     for item in report.items() {
         let rule = match item {
             Item::Die(i) => &report.dice[i].rule,
@@ -96,7 +98,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         // A chart read belongs to the step of the die before it.
         // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
         if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
-            let s = step(rule);
+            let s = if report.rules.is_otp() { step(rule) } else { own(rule) };
             if s != current {
                 out.push(Row::Step(s.clone()));
                 current = s;
@@ -105,11 +107,11 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         out.push(match item {
             Item::Die(i) => {
                 let d = &report.dice[i];
-                Row::Die { purpose: d.purpose.clone(), rule: d.rule.clone(), roll: d.roll.clone() }
+                Row::Die { purpose: d.purpose.clone(), rule: own(&d.rule), roll: d.roll.clone() }
             }
             Item::Modifier(i) => {
                 let m = &report.modifiers[i];
-                Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
+                Row::Modifier { name: m.name.clone(), value: m.value, rule: own(&m.rule) }
             }
             Item::Chart(i) => {
                 let read = &report.charts[i];
@@ -118,7 +120,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
             }
             Item::Note(i) => {
                 let n = &report.notes[i];
-                Row::Note { text: n.text.clone(), rule: n.rule.clone() }
+                Row::Note { text: n.text.clone(), rule: own(&n.rule) }
             }
         });
     }
@@ -149,7 +151,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
     }
     if !report.changes.is_empty() {
         out.push(Row::Step("Changes".into()));
-        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: c.rule.clone() }));
+        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: own(&c.rule) }));
     }
     out
 }
@@ -398,7 +400,9 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
 
 fn rule_tag(ui: &mut egui::Ui, rule: &str) {
     if !rule.is_empty() {
-        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+        // On to Philadelphia's sections are bare numbers; other rule sets' come cited ("OR16").
+        let tag = if rule.starts_with(|c: char| c.is_ascii_digit()) { format!("OTP {rule}") } else { rule.to_string() };
+        ui.label(RichText::new(tag).color(RULE).size(11.5));
     }
 }
 

@@ -294,6 +294,8 @@ pub struct Game {
     pub(super) declared: Vec<Declared>,
     /// Units gone: name, side, figures then, why.
     pub(super) gone: Vec<(String, usize, u32, String)>,
+    /// Each side's figures at the start (OR23: losses are counted from these).
+    pub(super) initial_strength: Vec<u32>,
     pub(super) over: bool,
     pub(super) actions: Vec<Action>,
     pub(super) reports: Vec<Report>,
@@ -380,9 +382,10 @@ impl Game {
             let rating = models.iter().find(|(n, _)| *n == name).and_then(|(_, r)| *r).unwrap_or(charts.officers.default_rating.value).clamp(1, 3);
             world.entity_mut(e).insert(OrLeader { rating, ..OrLeader::default() });
         }
+        let initial_strength = (0..scenario.sides.len()).map(|i| units.iter().filter(|&&e| world.get::<Unit>(e).is_some_and(|u| u.side == i)).filter_map(|&e| world.get::<OrUnit>(e)).map(|o| o.figures).sum()).collect();
         let mut sides: Vec<usize> = (0..scenario.sides.len()).collect();
         sides.sort_by_key(|&i| !scenario.sides[i].moves_first);
-        Game { scenario, charts, seed, dice: Dice::new(seed), world, units, leaders, turn: 1, phase: Phase::Orders(0), sides, declared: Vec::new(), gone: Vec::new(), over: false, actions: Vec::new(), reports: Vec::new() }
+        Game { scenario, charts, seed, dice: Dice::new(seed), world, units, leaders, turn: 1, phase: Phase::Orders(0), sides, declared: Vec::new(), gone: Vec::new(), initial_strength, over: false, actions: Vec::new(), reports: Vec::new() }
     }
 
     // ---- reading the table ----
@@ -999,12 +1002,12 @@ impl Game {
                 u.figures = guns;
             }
         } else {
+            let per = unit.stands.first().and_then(|&s| self.world.get::<Stand>(s)).map_or(1, |st| st.figures);
             let mut stands = unit.stands.clone();
             while stands.len() as u32 > after {
                 let s = stands.pop().expect("more stands than owed");
                 self.world.despawn(s);
             }
-            let per = unit.initial_figures / unit.stands.len().max(1) as u32;
             if let Some(mut u) = self.world.get_mut::<Unit>(e) {
                 u.stands = stands;
                 u.figures = after * per.max(1);

@@ -565,7 +565,7 @@ impl Game {
             return;
         }
         // OR17: the defensive volley point.
-        if self.defensive_volley(e, t, &path, report) {
+        if self.defensive_volley(e, t, report) {
             return;
         }
         if self.unit(e).is_none() || self.unit(t).is_none() {
@@ -729,7 +729,7 @@ impl Game {
 
     /// OR17: the defender volleys at the charger from the volley point. True when the charge
     /// stops there (the attacker shaken, routed or destroyed).
-    fn defensive_volley(&mut self, e: Entity, t: Entity, path: &contact::ChargePath, report: &mut Report) -> bool {
+    fn defensive_volley(&mut self, e: Entity, t: Entity, report: &mut Report) -> bool {
         let (name, target) = (self.name(e), self.name(t));
         let Some(d) = self.or(t).cloned() else { return false };
         if d.morale == Morale::Routed || d.fired_first_at.contains(&name) || d.volleyed_at.contains(&name) || self.ranges(t).is_none() {
@@ -760,7 +760,6 @@ impl Game {
             return false;
         }
         // The charge stops where the volley's morale result left it.
-        let _ = path;
         report.change("17", format!("{name}'s charge is stopped by the volley"));
         true
     }
@@ -941,8 +940,7 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(i, side)| {
-                let start: u32 = self.units.iter().filter_map(|&e| self.or(e).map(|o| (e, o))).filter(|(e, _)| self.unit(*e).is_some_and(|u| u.side == i)).map(|(_, o)| o.initial_figures).sum::<u32>()
-                    + self.gone.iter().filter(|g| g.1 == i).map(|g| self.initial_of(&g.0)).sum::<u32>();
+                let start = self.initial_strength.get(i).copied().unwrap_or(0);
                 let now: u32 = self.live_units().filter(|(_, u)| u.side == i).filter_map(|(e, _)| self.or(e)).map(|o| o.figures).sum();
                 let objectives: Vec<&crate::scenario::model::Objective> = self.scenario.objectives.iter().filter(|o| holds(i, o.at.into(), o.radius)).collect();
                 SideSummary {
@@ -966,13 +964,5 @@ impl Game {
             None => "a draw: equal objectives and losses (OR23)".into(),
         });
         Some(summary)
-    }
-
-    /// A gone unit's figures at the start.
-    fn initial_of(&self, name: &str) -> u32 {
-        self.scenario.sides.iter().flat_map(|s| &s.brigades).flat_map(|b| &b.units).find(|u| u.name == name).map_or(0, |u| match u.arm {
-            Arm::Artillery { .. } => u.figures.div_ceil(crate::scenario::basing::GUNS_PER_SECTION).max(1) * FIGURES_A_STAND,
-            _ => super::game::or_stands(u) * FIGURES_A_STAND,
-        })
     }
 }

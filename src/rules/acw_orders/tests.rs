@@ -777,12 +777,20 @@ fn play_checked(seed: u64, turns: u32, oneill: bool) -> (Option<usize>, u32) {
             let o = g.or(e).unwrap();
             assert!(o.figures > 0 && o.figures <= o.initial_figures, "seed {seed}");
             assert_eq!(g.unit(e).unwrap().stands.len() as u32, if matches!(g.unit(e).unwrap().arm, model::Arm::Artillery { .. }) { 1 } else { o.stands() }, "seed {seed}: stands follow figures");
+            let u = g.unit(e).unwrap();
+            let on_stands: u32 = u.stands.iter().map(|&s| g.world.get::<crate::scenario::spawn::Stand>(s).unwrap().figures).sum();
+            assert_eq!(on_stands, u.figures, "seed {seed}: {} carries its figures on its stands", u.name);
         }
         n += 1;
         assert!(n < 20_000, "seed {seed}: the game ends");
     }
     let s = g.summary().expect("over");
-    assert_eq!(s.turns_played <= turns, true);
+    assert!(s.turns_played <= turns);
+    // OR23: the losses counted are the figures gone from each side's start.
+    for (i, side) in s.sides.iter().enumerate() {
+        let now: u32 = g.live_units().filter(|(_, u)| u.side == i).map(|(e, _)| g.or(e).unwrap().figures).sum();
+        assert_eq!(side.figures_lost + now, g.initial_strength[i], "seed {seed}");
+    }
     (s.winner, s.sides.iter().map(|x| x.figures_lost).sum())
 }
 

@@ -164,7 +164,6 @@ impl Game {
             (None, None) => "not written".into(),
         };
         let mut rows = vec![
-            row("Side", self.side_name(unit.side).to_string(), "1"),
             row("Quality (BMP)", format!("{:?} ({})", o.quality, self.charts.morale.bmp(o.quality).points), "7"),
             row("Strength", format!("{} figures, {} of {} stands", o.figures, o.stands(), o.initial_stands()), "13"),
             row("Formation", formation_name(unit.formation).to_string(), "12"),
