@@ -686,6 +686,33 @@ fn acw_quick_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 18: the ACW orders sheet in the window: the Confederates write a charge order, sealed;
+/// the Union writes; step 3 reveals it and the charger names its target; step 6 resolves the
+/// charge (OR1, OR4, OR16-OR19). The screenshot shows the table after the charge, its report in
+/// the log.
+fn acw_orders_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good/acw_orders_small.ron");
+    let png = dir.join("window-acw-orders.png");
+    let save = dir.join("window-acw-orders.ron");
+    let _ = std::fs::remove_file(&save);
+    let orders = r#"[AcwOrders(WriteOrder(unit: "1st Tennessee", order: C)), Next, Next, Next, Charge(unit: "1st Tennessee", target: "2nd Wisconsin"), Next, Next, Next, Next, Next, Next]"#;
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "1st Tennessee")];
+    let ran = play_screenshot_of(display, Some(&scenario), &png, &env);
+    let mut out = vec![check("acw_orders_open_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("acw_orders_save_names_their_rule_set", text.contains("rules: AcwOrders") && text.contains("order: C"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let played = otp::rules::registry::load_save(&text, "window-acw-orders.ron").ok().map(|game| {
+        let reports = game.reports();
+        let sealed = reports.first().is_some_and(|r| !r.to_string().contains("order C") && r.title.contains("writes the order of 1st Tennessee"));
+        let revealed = reports.iter().any(|r| r.changes.iter().any(|c| c.text.contains("orders revealed") && c.text.contains("1st Tennessee C")));
+        let charged = reports.iter().any(|r| r.title.starts_with("Step 6") && r.dice.iter().any(|d| d.rule == "16"));
+        (game.action_count(), sealed, revealed, charged)
+    });
+    out.push(check("acw_orders_a_turn_written_revealed_and_charged", played.is_some_and(|(n, s, r, c)| n == 11 && s && r && c), || format!("(actions, sealed, revealed, charged) = {played:?}")));
+    out
+}
+
 fn main() -> ExitCode {
     println!("\nrunning window test (otp play --screenshot on the default scenario)");
     let mut _server = None;
@@ -771,6 +798,7 @@ fn main() -> ExitCode {
     }
     checks.extend(tiny_checks(&display, &dir));
     checks.extend(acw_quick_checks(&display, &dir));
+    checks.extend(acw_orders_checks(&display, &dir));
     checks.extend(orders_checks(&display, &dir));
     checks.extend(shell_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());

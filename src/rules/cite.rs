@@ -85,7 +85,7 @@ impl RuleSetId {
 }
 
 /// The rule sets this program plays; `rules::registry` opens and loads each of them.
-pub const PLAYABLE: [RuleSetId; 3] = [RuleSetId::Otp, RuleSetId::Tiny, RuleSetId::AcwQuick];
+pub const PLAYABLE: [RuleSetId; 4] = [RuleSetId::Otp, RuleSetId::AcwQuick, RuleSetId::AcwOrders, RuleSetId::Tiny];
 
 impl RuleSetId {
     /// Why this rule set cannot be played by this program yet; `Ok` for the ones it plays.
@@ -94,7 +94,9 @@ impl RuleSetId {
             return Ok(());
         }
         let names: Vec<String> = PLAYABLE.iter().map(|r| format!("{r:?} ({})", r.title())).collect();
-        Err(format!("{self:?} ({}) cannot be played yet: this otp plays {}", self.title(), names.join(" and ")))
+        let (last, rest) = names.split_last().expect("OTP is always playable");
+        let list = if rest.is_empty() { last.clone() } else { format!("{} and {last}", rest.join(", ")) };
+        Err(format!("{self:?} ({}) cannot be played yet: this otp plays {list}", self.title()))
     }
 }
 

@@ -5,6 +5,7 @@
 //! the automatic players speak to ([`engine`]). Each rule set lives in its own folder.
 
 pub mod acw_quick;
+pub mod acw_orders;
 pub mod action;
 pub mod cite;
 pub mod dice;

@@ -90,6 +90,10 @@ pub struct OptionalRules {
     pub civilian_drivers: bool,
     /// 10.6 Commanders must see a unit to reach it with a morale pass.
     pub visibility_restrictions: bool,
+    /// ACW orders sheet OR21: charges resolved by P. J. O'Neill's alternative table. Not written
+    /// when off, so the scenarios (and the digests of saves) of the other rule sets read as before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub acw_orders_oneill: bool,
 }
 
 /// OTP 6.6: the four disordering terrain types, A the mildest, D the worst.

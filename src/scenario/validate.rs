@@ -302,6 +302,17 @@ impl<'a> Check<'a> {
         let rules = self.scenario.optional_rules;
         let problems_before = self.problems.len();
         let is_artillery = matches!(u.arm, Arm::Artillery { .. });
+        // The ACW orders sheet's formations: the rows of its movement and impact tables (OR12, OR18).
+        if self.scenario.rules == RuleSetId::AcwOrders {
+            let sheet = match u.arm {
+                Arm::Infantry => matches!(u.formation, Formation::Line | Formation::DoubleLine | Formation::ExtendedLine | Formation::Skirmish | Formation::AttackColumn | Formation::Column),
+                Arm::Cavalry => matches!(u.formation, Formation::Line | Formation::DoubleLine | Formation::Skirmish | Formation::Column | Formation::Dismounted),
+                Arm::Artillery { .. } => true,
+            };
+            if !sheet {
+                self.push(locus.clone().field("formation"), format!("the ACW orders sheet has no {} for {} (OR12)", crate::table::words::formation(u.formation), arm_words(u.arm)));
+            }
+        }
         match (u.arm, u.formation) {
             (_, f) if self.scenario.rules == RuleSetId::Otp && !Formation::OTP.contains(&f) => {
                 self.push(locus.clone().field("formation"), format!("On to Philadelphia has no {} formation (5.0)", crate::table::words::formation(f)))

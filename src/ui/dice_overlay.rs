@@ -53,6 +53,7 @@ pub(crate) enum Row {
 pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<Row> {
     let mut out = Vec::new();
     let mut current = String::new();
+    // Another rule set's sections are cited in its own words ("OR16"), and head their own step.
     for item in report.items() {
         let rule = match item {
             Item::Die(i) => &report.dice[i].rule,

@@ -27,6 +27,7 @@ pub static QK: MoveRules = MoveRules {
         skirmish: "6",
         stand_by_stand: "6",
         basing: "22",
+        disorder: "8",
     },
     oblique_max: 45.0,
     side_step_rate: 2.0,

@@ -52,6 +52,7 @@ impl Game {
             Action::Answer { .. } => {
                 return refuse("9.4", "On to Philadelphia asks nothing after a roll: a charge's choices (special move, a light target's reaction, countercharge) are made with the order");
             }
+            other => return Err(Refusal::unruled(RuleSetId::Otp, format!("{other}: an order of {}, not of On to Philadelphia", other.rules().map_or("another rule set", |r| r.title())))),
         })
     }
 

@@ -1,0 +1,141 @@
+//! The orders-based ACW rules (seed 002, a quick-reference sheet that survives in part), cited
+//! "OR1" to "OR23" after `shared/design/rulesets.md` §1.2, behind the engine interface.
+//!
+//! Every unit is given one of seven orders each turn (H, FM, FR, C, CH, M, D), written secretly
+//! in step 1 and revealed in step 3; the turn runs the sheet's ten steps, both sides acting in
+//! each, fire within a step thrown together; morale is 2D6 beating BMP + MPM; charges go through
+//! a bonus roll, a disorder point, a defensive volley, impact (2D6 + BMP + MPM + formation +
+//! unique, low wins) and falls back, or P. J. O'Neill's table when the scenario asks for it;
+//! officers are hit and wounded in step 9. The charts are data in `assets/rules/acw-orders/`,
+//! every entry with its source, the lost ones reconstructed (docs/rules-coverage-acw-orders.md).
+//!
+//! Files: [`charts`] (the tables as data), [`game`] (the state, one check per action), [`steps`]
+//! (what `Next` resolves), [`combat`] (the numbers and exact odds of fire, morale and impact),
+//! [`moves`] (the movement rules the table applies), [`views`], [`save`], [`bot`].
+
+pub mod bot;
+pub mod charts;
+pub mod combat;
+pub mod game;
+pub mod moves;
+pub mod save;
+pub mod steps;
+pub mod views;
+
+#[cfg(test)]
+mod tests;
+
+use std::any::Any;
+
+use bevy::ecs::entity::Entity;
+use bevy::ecs::world::World;
+
+pub use game::{Game, OrAction, Order};
+
+use crate::rules::action::Action;
+use crate::rules::cite::RuleSetId;
+use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow};
+use crate::rules::report::{Refusal, Report, Summary};
+use crate::scenario::Scenario;
+use crate::table::movement::MoveStep;
+
+/// A new game of `scenario` under the orders sheet, step 1 of turn 1.
+pub fn open(scenario: Scenario, seed: u64) -> Box<dyn Engine> {
+    Box::new(Game::new(scenario, seed))
+}
+
+/// A saved game read from `text` and replayed; every problem as `file:line:col: message`.
+pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
+    let save = save::Save::parse(text, file)?;
+    Ok(Box::new(save.replay(text, file)?))
+}
+
+impl Engine for Game {
+    fn rules(&self) -> RuleSetId {
+        RuleSetId::AcwOrders
+    }
+    fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn world(&self) -> &World {
+        &self.world
+    }
+    fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
+        Game::apply(self, action)
+    }
+    fn check(&self, action: &Action) -> Result<(), Refusal> {
+        Game::check(self, action)
+    }
+    fn preview(&self, action: &Action) -> Result<Option<Preview>, Refusal> {
+        self.preview_of(action)
+    }
+    fn actions(&self) -> Vec<Action> {
+        self.actions.clone()
+    }
+    fn action_count(&self) -> usize {
+        self.actions.len()
+    }
+    fn reports(&self) -> &[Report] {
+        &self.reports
+    }
+    fn summary(&self) -> Option<Summary> {
+        Game::summary(self)
+    }
+    fn sequence(&self) -> SequenceView {
+        self.sequence_view()
+    }
+    fn choices(&self) -> Vec<Choice> {
+        self.sequence_choices()
+    }
+    fn track_heading(&self) -> String {
+        "The ten steps (OR3-OR5)".into()
+    }
+    fn next_is_mechanical(&self) -> bool {
+        self.acting_side().is_none()
+    }
+    fn unit_choices(&self, unit: Entity) -> Vec<Choice> {
+        self.unit_choices_now(unit)
+    }
+    fn target_choices(&self, unit: Entity, target: Entity) -> Vec<Choice> {
+        self.target_choices_now(unit, target)
+    }
+    fn movement(&self, unit: Entity) -> Option<Movement> {
+        self.movement_now(unit)
+    }
+    fn move_action(&self, unit: Entity, _kind: usize, steps: Vec<MoveStep>) -> Action {
+        Action::Move { unit: self.unit(unit).map_or_else(String::new, |u| u.name.clone()), steps }
+    }
+    fn sheet(&self, unit: Entity) -> Vec<SheetRow> {
+        self.sheet_rows(unit)
+    }
+    fn badges(&self, unit: Entity) -> Vec<Badge> {
+        self.unit_badges(unit)
+    }
+    fn fire_bands(&self, unit: Entity) -> Vec<RangeBand> {
+        self.unit_fire_bands(unit)
+    }
+    fn move_rules(&self) -> &'static crate::table::movement::MoveRules {
+        &moves::MOVES
+    }
+    fn fire_rules(&self) -> &'static crate::table::fire::FireRules {
+        &moves::FIRE
+    }
+    fn save_text(&self) -> String {
+        self.to_save().to_ron()
+    }
+    fn snapshot(&self) -> String {
+        Game::snapshot(self)
+    }
+    fn replayed(&self, actions: usize) -> Box<dyn Engine> {
+        Box::new(self.replayed_to(actions))
+    }
+    fn automatic(&self) -> Box<dyn Automatic> {
+        Box::new(bot::Bot)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
