@@ -1,0 +1,1 @@
+//! Tests of Purky's rules, each citing its rule.
