@@ -43,7 +43,8 @@ impl Automatic for Bot {
                 let mut best: Option<(f64, Action)> = None;
                 for &e in &seq.acting {
                     let Some(me) = index(game, &s, e) else { continue };
-                    for o in enemies(&s, me).into_iter().take(4).map(|(_, o)| o) {
+                    let reach = game.pk(e).map_or(0.0, |p| p.row().long_range.unwrap_or(p.row().range) as f32);
+                    for o in enemies(&s, me).into_iter().take_while(|(d, _)| *d <= reach + 0.5).take(4).map(|(_, o)| o) {
                         let a = Action::Fire { unit: s.unit(me).name.clone(), target: s.unit(o).name.clone() };
                         if let Ok(shot) = game.check_fire(&s.unit(me).name, &s.unit(o).name) {
                             let expected = shot.pool.dice as f64 * odds::at_or_under(shot.pool.value);
@@ -126,7 +127,8 @@ fn order(game: &Game, s: &Situation, e: Entity) -> Option<Action> {
         }
     }
     let range = row.range as f32;
-    if list.iter().any(|&(_, o)| game.fire_pool(s, e, me, o).is_ok_and(|p| p.value > 0)) {
+    let reach = row.long_range.unwrap_or(row.range) as f32;
+    if list.iter().take_while(|(d, _)| *d <= reach + 0.5).any(|&(_, o)| game.fire_pool(s, e, me, o).is_ok_and(|p| p.value > 0)) {
         return None;
     }
     if matches!(s.unit(me).formation, Formation::Column | Formation::AttackColumn) && distance <= range + 10.0 && crate::rules::purky::card::rate(pk.class, Formation::Line).is_some() {

@@ -225,6 +225,8 @@ pub struct Game {
     pub(super) over: bool,
     pub(super) actions: Vec<Action>,
     pub(super) reports: Vec<Report>,
+    /// The table's geometry, cached (see [`Game::situation`]).
+    pub(super) table: std::sync::OnceLock<Situation>,
 }
 
 impl Game {
@@ -264,7 +266,7 @@ impl Game {
             world.entity_mut(e).insert(PkState::new(profile.class));
         }
         let units = units.into_iter().map(|(_, e)| e).collect();
-        Ok(Game { scenario, seed, dice: Dice::new(seed), world, units, turn: 1, step: 0, side_a: 0, asked: None, questions: 0, melees: Vec::new(), rides: Vec::new(), over: false, actions: Vec::new(), reports: Vec::new() })
+        Ok(Game { scenario, seed, dice: Dice::new(seed), world, units, turn: 1, step: 0, side_a: 0, asked: None, questions: 0, melees: Vec::new(), rides: Vec::new(), over: false, actions: Vec::new(), reports: Vec::new(), table: std::sync::OnceLock::new() })
     }
 
     // ---- reading the table ----
@@ -333,8 +335,14 @@ impl Game {
         Err(Refusal::unruled(PK, format!("no unit named \"{name}\"")))
     }
 
-    pub fn situation(&self) -> Situation {
-        Situation::from_world(&self.world)
+    /// The table as the geometry sees it, built once until something on it changes
+    /// (`place`, `lose_figures`, `remove` forget it).
+    pub fn situation(&self) -> &Situation {
+        self.table.get_or_init(|| Situation::from_world(&self.world))
+    }
+
+    fn table_changed(&mut self) {
+        self.table = std::sync::OnceLock::new();
     }
 
     /// The unit's leader: its brigade's commander (PK5).
@@ -814,6 +822,7 @@ impl Game {
     }
 
     pub(super) fn place(&mut self, placed: &Placed) {
+        self.table_changed();
         let Some(mut unit) = self.world.get_mut::<Unit>(placed.unit) else { return };
         unit.formation = placed.formation;
         let stands = unit.stands.clone();
@@ -1031,6 +1040,7 @@ impl Game {
 
     /// Takes figures from the rear stands first, removing emptied stands (PK17). Figures lost.
     pub(super) fn lose_figures(&mut self, e: Entity, n: u32) -> u32 {
+        self.table_changed();
         let Some(unit) = self.unit(e) else { return 0 };
         let mut stands = unit.stands.clone();
         let mut owed = n;
@@ -1081,6 +1091,7 @@ impl Game {
     }
 
     pub(super) fn remove(&mut self, e: Entity) {
+        self.table_changed();
         let stands = self.unit(e).map(|u| u.stands.clone()).unwrap_or_default();
         for s in stands {
             self.world.despawn(s);
@@ -1102,7 +1113,7 @@ impl Game {
     /// the way; off the table it is removed. Keeps its facing (PK19: retire facing the enemy).
     pub(super) fn fall_back(&mut self, e: Entity, from: Entity, distance: f32, rule: &str, report: &mut Report) {
         let name = self.name(e);
-        let s = self.situation();
+        let s = self.situation().clone();
         let (Ok(i), Ok(j)) = (s.find(&name), s.find(&self.name(from))) else { return };
         self.fall_back_from(e, &s, i, j, distance, rule, report);
     }
@@ -1141,7 +1152,7 @@ impl Game {
         }
         self.melees.retain(|m| m.charger != e && m.target != e);
         let distance = if self.unit(e).is_some_and(|u| u.arm == Arm::Cavalry) { ROUT_HORSE } else { ROUT_FOOT };
-        let s = self.situation();
+        let s = self.situation().clone();
         let Ok(i) = s.find(&name) else { return };
         let Some(j) = self.nearest_enemy(&s, i) else { return };
         self.fall_back_from(e, &s, i, j, distance, "8", report);
