@@ -191,7 +191,7 @@ const BAD: &[(&str, &str)] = &[
     ("zero_figures", "35:29: a unit needs at least one figure"),
     // Rule sets (issue #14): the file's `rules:` must name one this otp plays, and the fields the
     // other rule sets read are checked where they are written.
-    ("rules_not_playable", "4:5: rules: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+    ("rules_not_playable", "4:5: rules: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Purky (Purky's AWI rules) and Tiny (Tiny test rules)"),
     ("unknown_rules", "4:12: Unexpected variant named `Chess` in enum `RuleSetId`"),
     ("unknown_nation", "12:26: Unexpected variant named `Prussian` in enum `Nation`"),
     ("both_sides_move_first", "28:13: only one side can move first: remove moves_first from one of them"),
@@ -517,12 +517,12 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
     let game = registry::open(otp::rules::cite::RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
     let text = game.save_text();
     let newer = text.replacen("format: 2,", "format: 3,", 1);
-    let purky = text.replacen("rules: Otp,", "rules: Purky,", 1);
+    let unplayable = text.replacen("rules: Otp,", "rules: AcwOrders,", 1);
     let zero = text.replacen("format: 2,", "format: 0,", 1);
     for (what, bad, want) in [
         ("zero", &zero, "game.ron:2:5: save format 0 is not one this otp reads (1 to 2): no otp writes it"),
         ("newer", &newer, "game.ron:2:5: save format 3 is not one this otp reads (1 to 2): a newer otp wrote it"),
-        ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+        ("unplayable", &unplayable, "game.ron:3:5: rules: AcwOrders (ACW orders rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Purky (Purky's AWI rules) and Tiny (Tiny test rules)"),
     ] {
         assert_eq!(registry::load_save(bad, "game.ron").err().as_deref(), Some(want), "{what}");
         assert_eq!(registry::save_scenario(bad, "game.ron").err().as_deref(), Some(want), "{what}");
@@ -530,12 +530,12 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
         assert_eq!(registry::replay(bad, "game.ron", false, None).err().as_deref(), Some(want), "{what}");
     }
     // The command line says it too, and exits 1.
-    let dir = TempDir::new("purky-save");
+    let dir = TempDir::new("unplayable-save");
     let path = dir.0.join("game.ron");
-    std::fs::write(&path, &purky).unwrap();
+    std::fs::write(&path, &unplayable).unwrap();
     let run = otp(&["replay".as_ref(), path.as_os_str()]);
     assert_eq!(run.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&run.stderr).starts_with(&format!("{}:3:5: rules: Purky", path.display())));
+    assert!(String::from_utf8_lossy(&run.stderr).starts_with(&format!("{}:3:5: rules: AcwOrders", path.display())));
 }
 
 #[test]
@@ -545,7 +545,7 @@ fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
     assert_eq!(parse_rules("otp"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("OTP"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("chess"), Err("--rules chess: no such rule set; the rule sets are otp, revolution, acw-orders, acw-quick, purky, tiny".to_string()));
-    assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)".to_string()));
+    assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Purky (Purky's AWI rules) and Tiny (Tiny test rules)".to_string()));
     for r in RuleSetId::ALL {
         let built = otp::rules::cite::PLAYABLE.contains(&r);
         assert_eq!(parse_rules(r.key()).is_ok(), built, "{r:?}");
@@ -553,8 +553,8 @@ fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
     assert_eq!(parse_rules("tiny"), Ok(RuleSetId::Tiny));
     // A scenario read under a rule set that cannot play it is refused at its `rules:` place.
     let src = std::fs::read_to_string(fixture("good/small.ron")).unwrap();
-    let err = scenario::parse_under(&src, "small.ron", Some(RuleSetId::Purky)).unwrap_err();
-    assert_eq!(err.problems[0].message, "rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)");
+    let err = scenario::parse_under(&src, "small.ron", Some(RuleSetId::AcwOrders)).unwrap_err();
+    assert_eq!(err.problems[0].message, "rules: AcwOrders (ACW orders rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Purky (Purky's AWI rules) and Tiny (Tiny test rules)");
     let otp_file = scenario::parse_under(&src.replacen("name: \"Small action\",", "name: \"Small action\", rules: Otp,", 1), "small.ron", None).unwrap();
     assert_eq!(otp_file.rules, RuleSetId::Otp);
     // The binary: an unknown id exits 1 with the message, before anything is read.
@@ -574,8 +574,11 @@ fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     // OTP through the dispatch prints what OTP's own command prints (tests/golden pins those).
     let fire = PreviewCommand::Fire { ball: true };
     assert_eq!(registry::preview_command(RuleSetId::Otp, fire, &s, "Royal Artillery", "Delaware Light Infantry", false), otp::rules::otp::cli::fire_command(&s, "Royal Artillery", "Delaware Light Infantry", false, true));
-    let refused = registry::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
-    assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("Purky (Purky's AWI rules) cannot be played yet"), "{refused:?}");
+    let refused = registry::preview_command(RuleSetId::AcwOrders, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("AcwOrders (ACW orders rules) cannot be played yet"), "{refused:?}");
+    // Purky's rules answer through the engine's own check (PK1: no charge at the initiative step).
+    let purky = registry::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert!(!purky.success && purky.stdout.contains("\"refused\""), "{purky:?}");
     // simulate: the engine's automatic player, the same game as OTP's bot.
     let generic = otp::rules::registry::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
     assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));
