@@ -62,11 +62,41 @@ impl Automatic for Bot {
                         return Some(a);
                     }
                 }
-                allowed(Action::Next)
+                follow(game).or_else(|| allowed(Action::Next))
             }
             _ => allowed(Action::Next),
         }
     }
+}
+
+/// PK5, PK25: each leader of the moving side rides to the middle of his brigade, once a turn,
+/// so his units keep within 24".
+fn follow(game: &Game) -> Option<Action> {
+    use crate::scenario::spawn::{Brigade, Commander, Unit};
+    let side = game.acting_side()?;
+    let world = game.world();
+    let mut leaders: Vec<(String, Vec2, Entity)> = world.try_query::<&Brigade>()?.iter(world).filter(|b| b.side == side).filter_map(|b| Some((world.get::<Commander>(b.commander)?.name.clone(), world.get::<Commander>(b.commander)?.at, b.commander))).collect();
+    leaders.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, at, leader) in leaders {
+        if game.rides.iter().any(|(l, _)| *l == leader) {
+            continue;
+        }
+        let centres: Vec<Vec2> = game.live_units().filter(|(e, _)| game.leader_of(*e) == Some(leader)).flat_map(|(_, u): (Entity, &Unit)| crate::scenario::spawn::unit_footprints(world, u)).map(|f| f.centre).collect();
+        if centres.is_empty() {
+            continue;
+        }
+        let middle = centres.iter().sum::<Vec2>() / centres.len() as f32;
+        let d = at.distance(middle);
+        if d < 3.0 {
+            continue;
+        }
+        let to = at + (middle - at) * ((d - 1.5).min(super::game::LEADER_MOVE) / d);
+        let a = Action::MoveLeader { leader: name, to };
+        if game.check(&a).is_ok() {
+            return Some(a);
+        }
+    }
+    None
 }
 
 /// PK23: rally when passing is likelier than the worst outcome.
