@@ -680,3 +680,64 @@ fn automatic_games_of_every_scenario_keep_the_invariants() {
 fn a_thousand_automatic_games_of_every_scenario_keep_the_invariants() {
     play_many(1000, 3);
 }
+
+// PK9: rough ground halves the rate; crossing a linear obstacle costs half the rate.
+#[test]
+fn rough_ground_and_obstacles_slow_a_move() {
+    let woods = |s: &mut Scenario| {
+        s.terrain.push(model::Terrain::Woods { name: "Copse".into(), density: model::WoodsDensity::Regular, outline: vec![[10.0, 6.0], [38.0, 6.0], [38.0, 18.0], [10.0, 18.0]], disorder: None });
+    };
+    let mut g = duel(PurkyClass::Regulars, 16, 20.0, woods);
+    to_step(&mut g, Step::Move(Team::A), Team::A);
+    let fwd = |d| Action::Move { unit: "Blue Foot".into(), steps: vec![MoveStep::Forward(d)] };
+    assert_eq!(cite(g.check(&fwd(5.5))), "PK6", "10\" halved in woods");
+    let r = g.apply(fwd(4.5)).unwrap();
+    assert!(r.notes.iter().any(|n| n.rule == "9" && n.text.contains("rough")), "{r}");
+    let fence = |s: &mut Scenario| {
+        s.terrain.push(model::Terrain::Obstacle { name: "Rail fence".into(), kind: model::ObstacleKind::Fence, path: vec![[10.0, 14.0], [38.0, 14.0]], impassable_to_artillery: false });
+    };
+    let mut g = duel(PurkyClass::Regulars, 16, 20.0, fence);
+    to_step(&mut g, Step::Move(Team::A), Team::A);
+    assert_eq!(cite(g.check(&fwd(5.5))), "PK6", "5.5\" and 5\" for the fence is over 10\"");
+    let r = g.apply(fwd(4.5)).unwrap();
+    assert!(r.notes.iter().any(|n| n.rule == "9" && n.text.contains("Rail fence")), "{r}");
+}
+
+// One check an action: every choice the views offer is judged as `apply` judges it.
+#[test]
+fn the_views_choices_are_judged_as_apply_judges_them() {
+    let mut s = crate::scenario::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/cowpens.ron")).unwrap();
+    s.turn_limit = Some(2);
+    let mut g = Game::new(s, 5).unwrap();
+    let mut bot = g.automatic();
+    let (mut n, mut refused, mut taken) = (0, 0, 0);
+    while let Some(a) = bot.next_action(&g) {
+        if n % 5 == 0 {
+            let mut choices = g.sequence_choices();
+            let live: Vec<Entity> = g.live_units().map(|(e, _)| e).collect();
+            for &u in &live {
+                choices.extend(g.unit_choices_now(u));
+                for &t in live.iter().rev().take(4) {
+                    choices.extend(g.target_choices_now(u, t));
+                }
+            }
+            let before = g.snapshot();
+            for c in &choices {
+                if let Err(why) = &c.verdict {
+                    let applied = g.apply(c.action.clone());
+                    assert_eq!(applied.as_ref().err(), Some(why), "{}", c.action);
+                    refused += 1;
+                }
+            }
+            assert_eq!(g.snapshot(), before, "refusals change nothing");
+            if let Some(c) = choices.iter().find(|c| c.allowed() && c.action != Action::Next) {
+                let mut copy = g.replayed_to(g.actions.len());
+                assert!(copy.apply(c.action.clone()).is_ok(), "{}", c.action);
+                taken += 1;
+            }
+        }
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    assert!(refused > 50 && taken > 5, "{refused} refused, {taken} taken");
+}
