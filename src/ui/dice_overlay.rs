@@ -84,6 +84,9 @@ pub(crate) fn step(rule: &str) -> String {
 /// under a heading for each step, then the outcome and the changes. A chart read is drawn as the
 /// engine's grid around the cell (`Engine::chart_grid`), else alone.
 pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<Row> {
+    // Another rule set's sections are cited with its own prefix ("PK20"), under no OTP headings.
+    let otp = report.rules == crate::rules::cite::RuleSetId::Otp;
+    let own = |rule: &String| if otp || rule.is_empty() { rule.clone() } else { report.rules.cite(rule.as_str()).to_string() };
     let mut out = Vec::new();
     let mut current = String::new();
     for item in report.items() {
@@ -95,7 +98,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         };
         // A chart read belongs to the step of the die before it.
         // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
-        if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
+        if otp && !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
             let s = step(rule);
             if s != current {
                 out.push(Row::Step(s.clone()));
@@ -105,11 +108,11 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         out.push(match item {
             Item::Die(i) => {
                 let d = &report.dice[i];
-                Row::Die { purpose: d.purpose.clone(), rule: d.rule.clone(), roll: d.roll.clone() }
+                Row::Die { purpose: d.purpose.clone(), rule: own(&d.rule), roll: d.roll.clone() }
             }
             Item::Modifier(i) => {
                 let m = &report.modifiers[i];
-                Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
+                Row::Modifier { name: m.name.clone(), value: m.value, rule: own(&m.rule) }
             }
             Item::Chart(i) => {
                 let read = &report.charts[i];
@@ -118,7 +121,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
             }
             Item::Note(i) => {
                 let n = &report.notes[i];
-                Row::Note { text: n.text.clone(), rule: n.rule.clone() }
+                Row::Note { text: n.text.clone(), rule: own(&n.rule) }
             }
         });
     }
@@ -149,7 +152,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
     }
     if !report.changes.is_empty() {
         out.push(Row::Step("Changes".into()));
-        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: c.rule.clone() }));
+        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: own(&c.rule) }));
     }
     out
 }
@@ -398,7 +401,9 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
 
 fn rule_tag(ui: &mut egui::Ui, rule: &str) {
     if !rule.is_empty() {
-        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+        // OTP's sections are bare numbers; other rule sets' come cited ("PK20").
+        let text = if rule.starts_with(|c: char| c.is_ascii_digit()) { format!("OTP {rule}") } else { rule.to_string() };
+        ui.label(RichText::new(text).color(RULE).size(11.5));
     }
 }
 

@@ -19,11 +19,21 @@ use crate::table::geom::point_polyline_distance;
 use crate::table::situation::{Outline, Situation};
 use crate::table::words::inches;
 
-/// `n` d10 read 1–10 (PK12 reading), faces as rolled; the total is their sum.
+/// `n` d10 read 1–10 (PK12 reading), faces as rolled; the total is their sum until the caller
+/// counts what the faces did (hits, or failed dice).
 pub fn d10s(dice: &mut Dice, n: u32) -> Roll {
     let faces: Vec<u8> = (0..n).map(|_| dice.d10().faces[0] + 1).collect();
     let total = faces.iter().map(|&f| f as i32).sum();
     Roll { kind: DiceKind::D10, faces, total }
+}
+
+/// PK20: how many of the two lowest faces fail against `value`.
+fn fails(faces: &[u8], value: u8) -> i32 {
+    match judge(faces, value) {
+        Test::Pass => 0,
+        Test::OneFails => 1,
+        Test::BothFail => 2,
+    }
 }
 
 /// A pool of d10 on one chart: what the previews show and the engine rolls.
@@ -192,9 +202,10 @@ impl Game {
             report.note(rule, w.clone());
         }
         let row = self.row_of(shot.firer);
-        let roll = d10s(&mut self.dice, shot.pool.dice);
+        let mut roll = d10s(&mut self.dice, shot.pool.dice);
         let hits = roll.faces.iter().filter(|&&f| f <= shot.pool.value).count() as u32;
-        report.die("12", format!("{} d10, each {} or less hits", shot.pool.dice, shot.pool.value), &roll);
+        roll.total = hits as i32;
+        report.die("12", format!("{} d10, each {} or less hits (the total: hits)", shot.pool.dice, shot.pool.value), &roll);
         report.chart("Fire", CHARTS[shot.pool.chart].to_string(), row.row.clone(), if shot.pool.value == 0 { "~".into() } else { shot.pool.value.to_string() }, &row.source);
         self.mark(shot.firer, |m| m.fired = true);
         let lost = self.lose_figures(shot.target, hits);
@@ -284,8 +295,9 @@ impl Game {
         for (w, rule) in &pool.why {
             report.note(rule, format!("{name}: {w}"));
         }
-        let roll = d10s(&mut self.dice, pool.dice);
-        report.die("20", format!("{name}'s morale: {} d10, the two lowest kept, each over {} fails", pool.dice, pool.value), &roll);
+        let mut roll = d10s(&mut self.dice, pool.dice);
+        roll.total = fails(&roll.faces, pool.value);
+        report.die("20", format!("{name}'s morale: {} d10, the two lowest kept, each over {} fails (the total: failures)", pool.dice, pool.value), &roll);
         report.chart("Morale", CHARTS[pool.chart].to_string(), row.row.clone(), pool.value.to_string(), &row.source);
         let test = judge(&roll.faces, pool.value);
         let before = self.pk(e).map_or(Status::Steady, |p| p.status);
@@ -325,8 +337,9 @@ impl Game {
         for (w, rule) in &pool.why {
             report.note(rule, w.clone());
         }
-        let roll = d10s(&mut self.dice, 2);
-        report.die("23", format!("{name} rallies: 2 d10, each over {} fails", pool.value), &roll);
+        let mut roll = d10s(&mut self.dice, 2);
+        roll.total = fails(&roll.faces, pool.value);
+        report.die("23", format!("{name} rallies: 2 d10, each over {} fails (the total: failures)", pool.value), &roll);
         report.chart("Morale", CHARTS[pool.chart].to_string(), row.row.clone(), pool.value.to_string(), &row.source);
         let test = judge(&roll.faces, pool.value);
         let routed = self.pk(e).is_some_and(|p| p.status == Status::Routed);
@@ -455,9 +468,10 @@ impl Game {
                     for (w, rule) in &p.why {
                         report.note(rule, format!("round {round}, {name}: {w}"));
                     }
-                    let roll = d10s(&mut self.dice, p.dice);
+                    let mut roll = d10s(&mut self.dice, p.dice);
                     hits[k] = roll.faces.iter().filter(|&&f| f <= p.value).count() as u32;
-                    report.die("18", format!("round {round}: {name} against {foe}, each {} or less hits", p.value), &roll);
+                    roll.total = hits[k] as i32;
+                    report.die("18", format!("round {round}: {name} against {foe}, each {} or less hits (the total: hits)", p.value), &roll);
                     let row = self.row_of(e);
                     report.chart("Melee", CHARTS[p.chart].to_string(), row.row.clone(), p.value.to_string(), &row.source);
                 }

@@ -193,7 +193,6 @@ impl Game {
         let fire: Vec<u8> = row.fire.iter().map(|n| n.unwrap_or(0)).collect();
         let mut rows = vec![
             r("Class", row.row.clone(), "25"),
-            r("Side", self.side_name(u.side).to_string(), "1"),
             r("Figures", format!("{} of {} ({} stands)", u.figures, u.initial_figures, u.stands.len()), "25"),
             r("Formation", formation_name(u.formation).to_string(), "6"),
             r("Rates", format!("road {}\", skirmish {}, column {}, line {}, square {}", row.road, opt(row.skirmish), opt(row.column), opt(row.line), opt(row.square)), "6"),
