@@ -42,9 +42,9 @@ impl Automatic for Bot {
             Step::Fire(_) => {
                 let mut best: Option<(f64, Action)> = None;
                 for &e in &seq.acting {
-                    let Some(me) = index(game, &s, e) else { continue };
+                    let Some(me) = index(game, s, e) else { continue };
                     let reach = game.pk(e).map_or(0.0, |p| p.row().long_range.unwrap_or(p.row().range) as f32);
-                    for o in enemies(&s, me).into_iter().take_while(|(d, _)| *d <= reach + 0.5).take(4).map(|(_, o)| o) {
+                    for o in enemies(s, me).into_iter().take_while(|(d, _)| *d <= reach + 0.5).take(4).map(|(_, o)| o) {
                         let a = Action::Fire { unit: s.unit(me).name.clone(), target: s.unit(o).name.clone() };
                         if let Ok(shot) = game.check_fire(&s.unit(me).name, &s.unit(o).name) {
                             let expected = shot.pool.dice as f64 * odds::at_or_under(shot.pool.value);
@@ -58,7 +58,7 @@ impl Automatic for Bot {
             }
             Step::Move(_) => {
                 for &e in &seq.acting {
-                    if let Some(a) = order(game, &s, e) {
+                    if let Some(a) = order(game, s, e) {
                         return Some(a);
                     }
                 }
@@ -161,11 +161,10 @@ fn order(game: &Game, s: &Situation, e: Entity) -> Option<Action> {
     if list.iter().take_while(|(d, _)| *d <= reach + 0.5).any(|&(_, o)| game.fire_pool(s, e, me, o).is_ok_and(|p| p.value > 0)) {
         return None;
     }
-    if matches!(s.unit(me).formation, Formation::Column | Formation::AttackColumn) && distance <= range + 10.0 && crate::rules::purky::card::rate(pk.class, Formation::Line).is_some() {
-        if let Some(a) = allowed(Action::ChangeFormation { unit: name.clone(), formation: Formation::Line }) {
+    if matches!(s.unit(me).formation, Formation::Column | Formation::AttackColumn) && distance <= range + 10.0 && crate::rules::purky::card::rate(pk.class, Formation::Line).is_some()
+        && let Some(a) = allowed(Action::ChangeFormation { unit: name.clone(), formation: Formation::Line }) {
             return Some(a);
         }
-    }
     let movement = game.movement_now(e)?;
     approach(s, me, nearest, movement.allowance - movement.spent, distance - (range - 1.0).max(1.0)).into_iter().find_map(|steps| allowed(Action::Move { unit: name.clone(), steps }))
 }

@@ -113,8 +113,8 @@ impl Game {
         }
         let s = self.situation();
         let (Ok(a), Ok(b)) = (s.find(name), s.find(target)) else { return Err(Refusal::unruled(PK, "no stands on the table")) };
-        let pool = self.fire_pool(&s, e, a, b)?;
-        let range = crate::table::range::unit_distance(&s, a, b);
+        let pool = self.fire_pool(s, e, a, b)?;
+        let range = crate::table::range::unit_distance(s, a, b);
         Ok(Shot { firer: e, target: t, range, pool })
     }
 
@@ -256,11 +256,11 @@ impl Game {
             let i = s.find(&u.name).ok()?;
             let mut n = 2;
             why.push(("2 d10 in the open".into(), "20"));
-            if self.in_cover(&s, i) {
+            if self.in_cover(s, i) {
                 n += 1;
                 why.push(("+1 d10: in cover".into(), "20"));
             }
-            if self.secure_flanks(&s, i) {
+            if self.secure_flanks(s, i) {
                 n += 1;
                 why.push(("+1 d10: flanks secure".into(), "10"));
             }
@@ -461,7 +461,7 @@ impl Game {
             let mut decided = false;
             for round in 1..=2 {
                 let s = self.situation();
-                let (Some(pa), Some(pb)) = (self.melee_pool(&s, a, b, &eng), self.melee_pool(&s, b, a, &eng)) else { break };
+                let (Some(pa), Some(pb)) = (self.melee_pool(s, a, b, &eng), self.melee_pool(s, b, a, &eng)) else { break };
                 let mut hits = [0u32; 2];
                 for (k, (e, p, foe)) in [(a, &pa, &bn), (b, &pb, &an)].into_iter().enumerate() {
                     let name = self.name(e);

@@ -503,22 +503,22 @@ impl Game {
             factor *= 0.5;
             notes.push(("backward in column or line: half".into(), "7"));
         }
-        let (start_ground, start_name) = self.ground(&s, &unit.footprints());
+        let (start_ground, start_name) = self.ground(s, &unit.footprints());
         let left = |full: f32| (full * factor * start_ground - pk.spent).max(0.0);
         let allowance = Allowance { full: left(rate.full), road: rate.road.map(left) };
-        let plan = movement::plan_move(&s, i, steps, allowance, &MOVES);
+        let plan = movement::plan_move(s, i, steps, allowance, &MOVES);
         if let Some(p) = &plan.problem {
             return refuse(p.section, p.reason.clone());
         }
         if plan.off_table || plan.stands.iter().any(|f| !s.on_table(f.centre)) {
             return refuse("6", format!("{name} would leave the table"));
         }
-        let (end_ground, end_name) = self.ground(&s, &plan.stands);
+        let (end_ground, end_name) = self.ground(s, &plan.stands);
         let ground = start_ground.min(end_ground);
         if let Some(g) = start_name.or(end_name).filter(|_| ground < 1.0) {
             notes.push((format!("{g}: ×{ground}"), "9"));
         }
-        let obstacle = self.obstacle_crossed(&s, &unit.footprints(), &plan.stands);
+        let obstacle = self.obstacle_crossed(s, &unit.footprints(), &plan.stands);
         let extra = obstacle.as_ref().map_or(0.0, |_| rate.full * factor * ground / 2.0);
         if let Some(o) = &obstacle {
             notes.push((format!("crossing {o}: half the rate, {}", inches(extra)), "9"));
@@ -528,7 +528,7 @@ impl Game {
         if pk.spent + spent > most + EPS {
             return refuse("6", format!("{name} may move {} in all this turn ({}); this move costs {} after {} spent", inches(most), notes.iter().map(|n| n.0.as_str()).collect::<Vec<_>>().join("; "), inches(spent), inches(pk.spent)));
         }
-        if let Some(enemy) = self.touching_enemy(&s, i, &plan.stands) {
+        if let Some(enemy) = self.touching_enemy(s, i, &plan.stands) {
             return refuse("18", format!("{name} would end in contact with {enemy}: contact is made by a charge"));
         }
         Ok(Placed { unit: e, stands: plan.stands, formation: unit.formation, inches: spent, notes })
@@ -636,16 +636,16 @@ impl Game {
         }
         let s = self.situation();
         let (Ok(a), Ok(b)) = (s.find(name), s.find(target)) else { return Err(Refusal::unruled(PK, "no stands on the table")) };
-        let path = contact::charge_path(&s, a, b, &MOVES);
+        let path = contact::charge_path(s, a, b, &MOVES);
         if let Some(p) = &path.problem {
             return refuse(p.section, format!("{name} cannot reach {target}: {}", p.reason));
         }
         if let Some(w) = path.interpenetrates.first() {
             return refuse("6", format!("{name} cannot reach {target}: {w} is in the way"));
         }
-        let (ground, gname) = self.ground(&s, &s.unit(a).footprints());
+        let (ground, gname) = self.ground(s, &s.unit(a).footprints());
         let most = rate.full * ground;
-        let extra = self.obstacle_crossed(&s, &path.start, &path.stands).map_or(0.0, |_| rate.full * ground / 2.0);
+        let extra = self.obstacle_crossed(s, &path.start, &path.stands).map_or(0.0, |_| rate.full * ground / 2.0);
         if path.distance + extra > most + EPS {
             let g = gname.map_or(String::new(), |g| format!(", {g}"));
             return refuse("6", format!("{target} is {} away by the path to contact{}; {name} moves {}{g}", inches(path.distance), if extra > 0.0 { format!(" and an obstacle costs {}", inches(extra)) } else { String::new() }, inches(most)));
@@ -1254,7 +1254,7 @@ pub fn relay(m: &model::Unit, figures: u32, formation: Formation, at: Vec2, faci
         Arm::Artillery { .. } => figures.max(1),
     };
     let mut list = vec![per; (figures / per) as usize];
-    if figures % per > 0 {
+    if !figures.is_multiple_of(per) {
         list.push(figures % per);
     }
     let stands = relay_stands(m, &list, formation, at, facing, b)?;
