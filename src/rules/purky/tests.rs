@@ -646,7 +646,8 @@ fn invariants(g: &Game, seed: u64) {
 fn play_many(games: u64, turns: u32) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|f| f.unwrap().path()).collect();
-    paths.sort();
+    // The smaller scenarios first, each reported as it completes.
+    paths.sort_by_key(|p| (std::fs::metadata(p).map_or(0, |m| m.len()), p.clone()));
     for path in paths {
         let mut s = crate::scenario::load(&path).unwrap();
         s.turn_limit = Some(turns);
@@ -664,6 +665,7 @@ fn play_many(games: u64, turns: u32) {
             }
             assert!(g.summary().is_some_and(|s| s.turns_played == turns), "{} seed {seed}", path.display());
         }
+        eprintln!("{}: {games} games of {turns} turns keep the invariants", path.display());
     }
 }
 
