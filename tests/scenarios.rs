@@ -517,7 +517,7 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
     let game = registry::open(otp::rules::cite::RuleSetId::Otp, scenario::load(&fixture("good/small.ron")).unwrap(), 5).unwrap();
     let text = game.save_text();
     let newer = text.replacen("format: 2,", "format: 3,", 1);
-    let purky = text.replacen("rules: Otp,", "rules: Purky,", 1);
+    let unplayable = text.replacen("rules: Otp,", "rules: AcwOrders,", 1);
     let zero = text.replacen("format: 2,", "format: 0,", 1);
     for (what, bad, want) in [
         ("zero", &zero, "game.ron:2:5: save format 0 is not one this otp reads (1 to 2): no otp writes it"),
@@ -530,12 +530,12 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
         assert_eq!(registry::replay(bad, "game.ron", false, None).err().as_deref(), Some(want), "{what}");
     }
     // The command line says it too, and exits 1.
-    let dir = TempDir::new("purky-save");
+    let dir = TempDir::new("unplayable-save");
     let path = dir.0.join("game.ron");
-    std::fs::write(&path, &purky).unwrap();
+    std::fs::write(&path, &unplayable).unwrap();
     let run = otp(&["replay".as_ref(), path.as_os_str()]);
     assert_eq!(run.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&run.stderr).starts_with(&format!("{}:3:5: rules: Purky", path.display())));
+    assert!(String::from_utf8_lossy(&run.stderr).starts_with(&format!("{}:3:5: rules: AcwOrders", path.display())));
 }
 
 #[test]
@@ -575,8 +575,11 @@ fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     // OTP through the dispatch prints what OTP's own command prints (tests/golden pins those).
     let fire = PreviewCommand::Fire { ball: true };
     assert_eq!(registry::preview_command(RuleSetId::Otp, fire, &s, "Royal Artillery", "Delaware Light Infantry", false), otp::rules::otp::cli::fire_command(&s, "Royal Artillery", "Delaware Light Infantry", false, true));
-    let refused = registry::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
-    assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("Purky (Purky's AWI rules) cannot be played yet"), "{refused:?}");
+    let refused = registry::preview_command(RuleSetId::AcwOrders, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert!(!refused.success && refused.stdout.is_empty() && refused.stderr.starts_with("AcwOrders (ACW orders rules) cannot be played yet"), "{refused:?}");
+    // Purky's rules answer through the engine's own check (PK1: no charge at the initiative step).
+    let purky = registry::preview_command(RuleSetId::Purky, PreviewCommand::Melee { special: false }, &s, "a", "b", true);
+    assert!(!purky.success && purky.stdout.contains("\"refused\""), "{purky:?}");
     // simulate: the engine's automatic player, the same game as OTP's bot.
     let generic = otp::rules::registry::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
     assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));

@@ -11,6 +11,7 @@ pub mod cite;
 pub mod dice;
 pub mod engine;
 pub mod otp;
+pub mod purky;
 pub mod refusal;
 pub mod registry;
 pub mod report;

@@ -28,6 +28,7 @@ pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn E
         RuleSetId::Tiny => Ok(super::tiny::open(scenario, seed)),
         RuleSetId::AcwQuick => Ok(super::acw_quick::open(scenario, seed)),
         RuleSetId::AcwOrders => Ok(super::acw_orders::open(scenario, seed)),
+        RuleSetId::Purky => super::purky::open(scenario, seed),
         other => Err(other.playable().err().unwrap_or_default()),
     }
 }
@@ -45,6 +46,7 @@ pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
         RuleSetId::Tiny => super::tiny::load_save(text, file),
         RuleSetId::AcwQuick => super::acw_quick::load_save(text, file),
         RuleSetId::AcwOrders => super::acw_orders::load_save(text, file),
+        RuleSetId::Purky => super::purky::load_save(text, file),
         _ => Err(header.unplayable(text, file)),
     }
 }
@@ -63,6 +65,8 @@ pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), 
         RuleSetId::Tiny => super::tiny::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         RuleSetId::AcwQuick => super::acw_quick::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         RuleSetId::AcwOrders => super::acw_orders::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
+        // Purky saves keep no digest either.
+        RuleSetId::Purky => super::purky::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         _ => Err(header.unplayable(text, file)),
     }
 }

@@ -314,6 +314,10 @@ impl<'a> Check<'a> {
             }
         }
         match (u.arm, u.formation) {
+            // Purky's card (PK6): march and attack column, line, skirmish, square; guns limbered or not.
+            (_, f) if self.scenario.rules == RuleSetId::Purky && matches!(f, Formation::Wedge | Formation::ReinforcedLine | Formation::DoubleLine | Formation::ExtendedLine | Formation::Dismounted) => {
+                self.push(locus.clone().field("formation"), format!("Purky's card has no {} formation (PK6)", crate::table::words::formation(f)))
+            }
             (_, f) if self.scenario.rules == RuleSetId::Otp && !Formation::OTP.contains(&f) => {
                 self.push(locus.clone().field("formation"), format!("On to Philadelphia has no {} formation (5.0)", crate::table::words::formation(f)))
             }
