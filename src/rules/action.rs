@@ -33,6 +33,8 @@ pub enum Action {
     /// Answer the question a rule asked after a roll (a re-roll, an evade, rout or stand):
     /// option `option` of prompt `prompt`.
     Answer { prompt: u32, option: u32 },
+    /// An order of *Revolution* in its own words (a withdrawal straight back, SG13).
+    Revolution(super::revolution::SgAction),
     /// An order of On to Philadelphia, in its own words. Untagged, so a report's JSON and a
     /// save read as they did before there was more than one rule set.
     #[serde(untagged)]
@@ -44,6 +46,7 @@ impl Action {
     pub fn rules(&self) -> Option<RuleSetId> {
         match self {
             Action::Otp(_) => Some(RuleSetId::Otp),
+            Action::Revolution(_) => Some(RuleSetId::Revolution),
             _ => None,
         }
     }
@@ -53,6 +56,7 @@ impl Action {
         match self {
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::Fire { unit, .. } | Action::Charge { unit, .. } => Some(unit),
             Action::Otp(a) => a.unit(),
+            Action::Revolution(super::revolution::SgAction::Withdraw { unit, .. }) => Some(unit),
             _ => None,
         }
     }
@@ -64,6 +68,7 @@ impl Action {
             Action::Fire { unit, target } | Action::Charge { unit, target } => vec![unit, target],
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
             Action::Otp(a) => otp_units_named(a),
+            Action::Revolution(super::revolution::SgAction::Withdraw { unit, .. }) => vec![unit],
             _ => vec![],
         }
     }
@@ -124,6 +129,7 @@ impl fmt::Display for Action {
             Action::Next => write!(f, "go on"),
             Action::Answer { prompt, option } => write!(f, "answer {option} to question {prompt}"),
             Action::Otp(a) => a.fmt(f),
+            Action::Revolution(a) => a.fmt(f),
         }
     }
 }

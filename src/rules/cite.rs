@@ -85,7 +85,7 @@ impl RuleSetId {
 }
 
 /// The rule sets this program plays; `rules::registry` opens and loads each of them.
-pub const PLAYABLE: [RuleSetId; 2] = [RuleSetId::Otp, RuleSetId::Tiny];
+pub const PLAYABLE: [RuleSetId; 3] = [RuleSetId::Otp, RuleSetId::Revolution, RuleSetId::Tiny];
 
 impl RuleSetId {
     /// Why this rule set cannot be played by this program yet; `Ok` for the ones it plays.

@@ -12,5 +12,6 @@ pub mod otp;
 pub mod refusal;
 pub mod registry;
 pub mod report;
+pub mod revolution;
 pub mod simulate;
 pub mod tiny;

@@ -26,6 +26,7 @@ pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn E
     match rules {
         RuleSetId::Otp => Ok(Box::new(super::otp::engine::Game::new(scenario, seed, super::otp::charts::Charts::embedded().clone()))),
         RuleSetId::Tiny => Ok(super::tiny::open(scenario, seed)),
+        RuleSetId::Revolution => Ok(super::revolution::open(scenario, seed)),
         other => Err(other.playable().err().unwrap_or_default()),
     }
 }
@@ -41,6 +42,7 @@ pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
             Ok(Box::new(game))
         }
         RuleSetId::Tiny => super::tiny::load_save(text, file),
+        RuleSetId::Revolution => super::revolution::load_save(text, file),
         _ => Err(header.unplayable(text, file)),
     }
 }
@@ -57,6 +59,7 @@ pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), 
         }
         // Tiny saves keep no digest: nothing to compare.
         RuleSetId::Tiny => super::tiny::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
+        RuleSetId::Revolution => super::revolution::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         _ => Err(header.unplayable(text, file)),
     }
 }
