@@ -1,5 +1,5 @@
-//! The automatic player of *Revolution*, for either side: it re-rolls a failed morale toss
-//! when a leader is near (SG35); in the activation it re-mans and unlimbers guns near the
+//! The automatic player of *Revolution*, for either side: it re-rolls a grave morale failure
+//! (a rout, a loss) when a leader is near (SG35); in the activation it re-mans and unlimbers guns near the
 //! enemy, charges when the target's toss fails at least half the time or the target is a
 //! router or a gun (SG17, SG23, SG32), deploys columns coming within reach, holds what can
 //! already fire (SG7), and otherwise closes to its own range (SG11–SG16); leaders ride to the
@@ -30,9 +30,12 @@ impl Automatic for Bot {
         if seq.over {
             return None;
         }
-        if let Some(p) = &seq.prompt {
-            // SG35: a leader near re-rolls (option 1 is the nearest).
-            return Some(Action::Answer { prompt: p.id, option: u32::from(p.options.len() > 1) });
+        if let Some(p) = &g.pending {
+            // SG35: the nearest leader (option 1) re-rolls a failure that routs or removes the
+            // unit or costs it a stand; disorder and a crew falling back are taken.
+            let words = g.failure_words(p.target, p.category);
+            let grave = ["rout", "lost", "loses", "removed"].iter().any(|w| words.contains(w));
+            return Some(Action::Answer { prompt: p.id, option: u32::from(grave && !p.leaders.is_empty()) });
         }
         let allowed = |a: Action| g.check(&a).is_ok().then_some(a);
         let s = g.situation();
@@ -182,28 +185,29 @@ fn approach(g: &Game, s: &Situation, e: Entity, me: usize, enemy: usize, distanc
     None
 }
 
-/// A leader who has not ridden joins the steady unit of his side nearest the enemy.
+/// Each leader who has not ridden joins a steady unit of his side near the enemy, the first
+/// leader the nearest unit, the second the next, and so on.
 fn leaders(g: &Game, s: &Situation) -> Option<Action> {
     let side = g.phasing();
-    let front: Vec<(f32, String)> = g
+    let mut front: Vec<(f32, Entity)> = g
         .live_units()
         .filter(|(e, u)| u.side == side && g.sg(*e).is_some_and(|x| !x.routing))
-        .filter_map(|(e, u)| {
-            let me = index(g, s, e)?;
-            Some((enemies(s, me).first()?.0, u.name.clone()))
-        })
+        .filter_map(|(e, _)| Some((enemies(s, index(g, s, e)?).first()?.0, e)))
         .collect();
-    let (_, unit) = front.into_iter().min_by(|a, b| a.0.total_cmp(&b.0))?;
-    for (l, c) in g.live_leaders().filter(|(_, c)| c.side == side) {
+    front.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if front.is_empty() {
+        return None;
+    }
+    for (k, (l, c)) in g.live_leaders().filter(|(_, c)| c.side == side).enumerate() {
         if g.world.get::<super::game::Ride>(l).is_some_and(|r| r.moved) {
             continue;
         }
-        let e = g.find(&unit).ok()?;
+        let e = front[k % front.len()].1;
         let near = spawn::unit_footprints(&g.world, g.unit(e)?).iter().map(|f| crate::table::cover::distance_to_stand(f, c.at)).fold(f32::INFINITY, f32::min);
         if near <= 3.0 {
             continue;
         }
-        let a = Action::JoinUnit { leader: c.name.clone(), unit: unit.clone() };
+        let a = Action::JoinUnit { leader: c.name.clone(), unit: g.unit(e)?.name.clone() };
         if g.check(&a).is_ok() {
             return Some(a);
         }
