@@ -464,7 +464,7 @@ impl Game {
         let e = self.find(name)?;
         let side = self.unit(e).map_or(0, |u| u.side);
         if side != self.phasing() {
-            return refuse(rule, format!("{name} is {}'s: it is {}'s player-turn (SG9)", self.side_name(side), self.side_name(self.phasing())));
+            return refuse("9", format!("{name} is {}'s: it is {}'s player-turn: no {} order for it now", self.side_name(side), self.side_name(self.phasing()), SG.cite(rule)));
         }
         if self.sg(e).is_some_and(|s| s.routing) {
             return refuse("36", format!("{name} is routing: it takes no orders until it rallies (SG36)"));
