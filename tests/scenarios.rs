@@ -191,7 +191,7 @@ const BAD: &[(&str, &str)] = &[
     ("zero_figures", "35:29: a unit needs at least one figure"),
     // Rule sets (issue #14): the file's `rules:` must name one this otp plays, and the fields the
     // other rule sets read are checked where they are written.
-    ("rules_not_playable", "4:5: rules: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+    ("rules_not_playable", "4:5: rules: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia), Revolution (Revolution (Simpson/Glidden)) and Tiny (Tiny test rules)"),
     ("unknown_rules", "4:12: Unexpected variant named `Chess` in enum `RuleSetId`"),
     ("unknown_nation", "12:26: Unexpected variant named `Prussian` in enum `Nation`"),
     ("both_sides_move_first", "28:13: only one side can move first: remove moves_first from one of them"),
@@ -522,7 +522,7 @@ fn a_save_of_a_newer_format_or_an_unplayable_rule_set_is_refused_at_its_line() {
     for (what, bad, want) in [
         ("zero", &zero, "game.ron:2:5: save format 0 is not one this otp reads (1 to 2): no otp writes it"),
         ("newer", &newer, "game.ron:2:5: save format 3 is not one this otp reads (1 to 2): a newer otp wrote it"),
-        ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)"),
+        ("purky", &purky, "game.ron:3:5: rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia), Revolution (Revolution (Simpson/Glidden)) and Tiny (Tiny test rules)"),
     ] {
         assert_eq!(registry::load_save(bad, "game.ron").err().as_deref(), Some(want), "{what}");
         assert_eq!(registry::save_scenario(bad, "game.ron").err().as_deref(), Some(want), "{what}");
@@ -545,7 +545,7 @@ fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
     assert_eq!(parse_rules("otp"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("OTP"), Ok(RuleSetId::Otp));
     assert_eq!(parse_rules("chess"), Err("--rules chess: no such rule set; the rule sets are otp, revolution, acw-orders, acw-quick, purky, tiny".to_string()));
-    assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)".to_string()));
+    assert_eq!(parse_rules("acw-quick"), Err("--rules acw-quick: AcwQuick (MWAN #101 quick ACW rules) cannot be played yet: this otp plays Otp (On to Philadelphia), Revolution (Revolution (Simpson/Glidden)) and Tiny (Tiny test rules)".to_string()));
     for r in RuleSetId::ALL {
         let built = otp::rules::cite::PLAYABLE.contains(&r);
         assert_eq!(parse_rules(r.key()).is_ok(), built, "{r:?}");
@@ -554,7 +554,7 @@ fn rules_on_the_command_line_name_a_playable_rule_set_or_say_why_not() {
     // A scenario read under a rule set that cannot play it is refused at its `rules:` place.
     let src = std::fs::read_to_string(fixture("good/small.ron")).unwrap();
     let err = scenario::parse_under(&src, "small.ron", Some(RuleSetId::Purky)).unwrap_err();
-    assert_eq!(err.problems[0].message, "rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia) and Tiny (Tiny test rules)");
+    assert_eq!(err.problems[0].message, "rules: Purky (Purky's AWI rules) cannot be played yet: this otp plays Otp (On to Philadelphia), Revolution (Revolution (Simpson/Glidden)) and Tiny (Tiny test rules)");
     let otp_file = scenario::parse_under(&src.replacen("name: \"Small action\",", "name: \"Small action\", rules: Otp,", 1), "small.ron", None).unwrap();
     assert_eq!(otp_file.rules, RuleSetId::Otp);
     // The binary: an unknown id exits 1 with the message, before anything is read.
@@ -580,7 +580,7 @@ fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     let generic = otp::rules::registry::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
     assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));
     assert_eq!(generic.refusals, 0);
-    assert!(otp::rules::registry::simulate(RuleSetId::Revolution, &s, 2, Some(1), None).is_err());
+    assert!(otp::rules::registry::simulate(RuleSetId::AcwQuick, &s, 2, Some(1), None).is_err());
     assert!(registry::balance_table(RuleSetId::AcwOrders, &s, 1, 1, Some(1), |_| {}).is_err());
     // replay: a save replays under the rule set it names, and no other.
     let mut game = registry::open(RuleSetId::Otp, s.clone(), 9).unwrap();

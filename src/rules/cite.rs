@@ -94,7 +94,9 @@ impl RuleSetId {
             return Ok(());
         }
         let names: Vec<String> = PLAYABLE.iter().map(|r| format!("{r:?} ({})", r.title())).collect();
-        Err(format!("{self:?} ({}) cannot be played yet: this otp plays {}", self.title(), names.join(" and ")))
+        let (last, rest) = names.split_last().expect("OTP is always playable");
+        let list = if rest.is_empty() { last.clone() } else { format!("{} and {last}", rest.join(", ")) };
+        Err(format!("{self:?} ({}) cannot be played yet: this otp plays {list}", self.title()))
     }
 }
 

@@ -116,12 +116,12 @@ fn activation(g: &Game, s: &Situation, e: Entity) -> Option<Action> {
         }
         // Deploy when the enemy is near.
         let near = reach.unwrap_or(g.allowance(e)?.0) + g.allowance(e)?.0;
-        if Game::in_column(u.formation) && distance <= near {
-            if let Some(f) = g.formations_open(e).into_iter().find(|&f| Game::deployed(f)) {
-                if let Some(a) = allowed(Action::ChangeFormation { unit: name.clone(), formation: f }) {
-                    return Some(a);
-                }
-            }
+        if Game::in_column(u.formation)
+            && distance <= near
+            && let Some(f) = g.formations_open(e).into_iter().find(|&f| Game::deployed(f))
+            && let Some(a) = allowed(Action::ChangeFormation { unit: name.clone(), formation: f })
+        {
+            return Some(a);
         }
     }
     // Hold what can already fire (SG7: rifles and guns lose their fire by moving).

@@ -808,7 +808,7 @@ impl Game {
             return refuse("36", format!("{leader} leads the other side"));
         }
         let stands = spawn::unit_footprints(&self.world, u);
-        let rear = stands.iter().map(|f| f.centre - f.forward() * (f.depth / 2.0 + 0.5)).last().unwrap_or_default();
+        let rear = stands.iter().map(|f| f.centre - f.forward() * (f.depth / 2.0 + 0.5)).next_back().unwrap_or_default();
         self.check_leader(leader, rear)?;
         Ok((l, rear))
     }

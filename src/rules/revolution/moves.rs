@@ -132,6 +132,7 @@ pub fn frontage(kind: RevolutionKind, rates: &Rates) -> f32 {
 /// `facing`: a column (or a gun) one behind another; a line abreast; a wedge one ahead and two
 /// behind; a reinforced line two ahead and one behind. A disordered unit has the gap of SG5
 /// between its stands.
+#[allow(clippy::too_many_arguments)]
 pub fn lay(kind: RevolutionKind, formation: Formation, disordered: bool, n: usize, at: Vec2, facing: f32, depth: f32, rates: &Rates) -> Vec<Footprint> {
     let w = frontage(kind, rates);
     let gap = if disordered { rates.basing.disorder_gap.get() } else { 0.0 };
