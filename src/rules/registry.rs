@@ -98,10 +98,23 @@ pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Sce
             PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
             PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
         },
+        RuleSetId::Revolution => preview_result(super::revolution::preview_command(scenario, command, unit, target), format!("{unit} against {target}: no dice to preview"), json),
         other => match open(other, scenario.clone(), 1) {
             Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
             Err(e) => Printed::error(e),
         },
+    }
+}
+
+/// A rule set's preview (or refusal) printed as [`preview_printed`] prints one.
+fn preview_result(result: Result<Option<super::engine::Preview>, Refusal>, no_dice: String, json: bool) -> Printed {
+    let cite = |r: &Refusal| r.cite().to_string();
+    match result {
+        Err(r) if json => Printed { stdout: format!("{}\n", serde_json::json!({ "refused": { "rule": cite(&r), "reason": r.reason } })), stderr: String::new(), success: false },
+        Err(r) => Printed { stdout: format!("{r}\n"), stderr: String::new(), success: false },
+        Ok(None) => Printed::error(no_dice),
+        Ok(Some(p)) if json => Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&p).expect("previews serialise")), stderr: String::new(), success: true },
+        Ok(Some(p)) => Printed { stdout: p.to_string(), stderr: String::new(), success: true },
     }
 }
 
@@ -113,14 +126,8 @@ fn preview_printed(game: &dyn Engine, command: PreviewCommand, unit: &str, targe
         PreviewCommand::Fire { .. } => Action::Fire { unit, target },
         PreviewCommand::Melee { .. } => Action::Charge { unit, target },
     };
-    let cite = |r: &Refusal| r.cite().to_string();
-    match game.preview(&action) {
-        Err(r) if json => Printed { stdout: format!("{}\n", serde_json::json!({ "refused": { "rule": cite(&r), "reason": r.reason } })), stderr: String::new(), success: false },
-        Err(r) => Printed { stdout: format!("{r}\n"), stderr: String::new(), success: false },
-        Ok(None) => Printed::error(format!("{action}: {} has no dice to preview", game.rules().title())),
-        Ok(Some(p)) if json => Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&p).expect("previews serialise")), stderr: String::new(), success: true },
-        Ok(Some(p)) => Printed { stdout: p.to_string(), stderr: String::new(), success: true },
-    }
+    let no_dice = format!("{action}: {} has no dice to preview", game.rules().title());
+    preview_result(game.preview(&action), no_dice, json)
 }
 
 /// `otp simulate --balance` under `rules`: the balance table of `games` automatic games in

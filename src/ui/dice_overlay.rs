@@ -48,6 +48,10 @@ pub(crate) enum Row {
 
 /// The step of an action a rule section belongs to, for the overlay's headings.
 pub(crate) fn step(rule: &str) -> String {
+    // Another rule set's section comes cited ("SG22", `Report::section`): it is its own heading.
+    if rule.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return rule.to_string();
+    }
     let first = rule.split(|c: char| !(c.is_ascii_digit() || c == '.')).find(|s| !s.is_empty()).unwrap_or("");
     let mut parts = first.split('.').map(|x| x.parse::<u32>().ok());
     let (major, minor) = (parts.next().flatten(), parts.next().flatten());
@@ -87,16 +91,17 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
     let mut out = Vec::new();
     let mut current = String::new();
     for item in report.items() {
-        let rule = match item {
+        let raw = match item {
             Item::Die(i) => &report.dice[i].rule,
             Item::Modifier(i) => &report.modifiers[i].rule,
             Item::Chart(_) => "",
             Item::Note(i) => &report.notes[i].rule,
         };
+        let rule = if raw.is_empty() { String::new() } else { report.section(raw) };
         // A chart read belongs to the step of the die before it.
         // A CV roll (9.6) is part of the step that calls for it (a reaction, a firefight).
         if !rule.is_empty() && (current.is_empty() || !rule.starts_with("9.6")) {
-            let s = step(rule);
+            let s = step(&rule);
             if s != current {
                 out.push(Row::Step(s.clone()));
                 current = s;
@@ -105,11 +110,11 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
         out.push(match item {
             Item::Die(i) => {
                 let d = &report.dice[i];
-                Row::Die { purpose: d.purpose.clone(), rule: d.rule.clone(), roll: d.roll.clone() }
+                Row::Die { purpose: d.purpose.clone(), rule: report.section(&d.rule), roll: d.roll.clone() }
             }
             Item::Modifier(i) => {
                 let m = &report.modifiers[i];
-                Row::Modifier { name: m.name.clone(), value: m.value, rule: m.rule.clone() }
+                Row::Modifier { name: m.name.clone(), value: m.value, rule: report.section(&m.rule) }
             }
             Item::Chart(i) => {
                 let read = &report.charts[i];
@@ -118,7 +123,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
             }
             Item::Note(i) => {
                 let n = &report.notes[i];
-                Row::Note { text: n.text.clone(), rule: n.rule.clone() }
+                Row::Note { text: n.text.clone(), rule: report.section(&n.rule) }
             }
         });
     }
@@ -149,7 +154,7 @@ pub(crate) fn overlay_rows(report: &Report, engine: Option<&dyn Engine>) -> Vec<
     }
     if !report.changes.is_empty() {
         out.push(Row::Step("Changes".into()));
-        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: c.rule.clone() }));
+        out.extend(report.changes.iter().map(|c| Row::Change { text: c.text.clone(), rule: report.section(&c.rule) }));
     }
     out
 }
@@ -398,7 +403,9 @@ fn chart_ui(ui: &mut egui::Ui, read: &ChartRead, g: &ChartGrid, id: usize) {
 
 fn rule_tag(ui: &mut egui::Ui, rule: &str) {
     if !rule.is_empty() {
-        ui.label(RichText::new(format!("OTP {rule}")).color(RULE).size(11.5));
+        // OTP's sections come bare ("8.3"); another rule set's already cited ("SG22").
+        let text = if rule.starts_with(|c: char| c.is_ascii_digit()) { format!("OTP {rule}") } else { rule.to_string() };
+        ui.label(RichText::new(text).color(RULE).size(11.5));
     }
 }
 

@@ -45,6 +45,26 @@ pub fn open(scenario: Scenario, seed: u64) -> Box<dyn Engine> {
     Box::new(Game::new(scenario, seed))
 }
 
+/// `otp fire` / `otp melee` under *Revolution* at set-up: the unit's own side's player-turn, in
+/// its category's combat step (a fire) or its activation (a charge), as if the game had got
+/// there; the engine's own preview or refusal.
+pub fn preview_command(scenario: &Scenario, command: crate::rules::engine::PreviewCommand, unit: &str, target: &str) -> Result<Option<Preview>, Refusal> {
+    let mut g = Game::new(scenario.clone(), 1);
+    let e = g.find(unit)?;
+    let side = g.unit(e).map_or(0, |u| u.side);
+    g.phase = g.order.iter().position(|&s| s == side).unwrap_or(0);
+    let action = match command {
+        crate::rules::engine::PreviewCommand::Fire { .. } => {
+            if let Some(c) = g.sg(e).and_then(|s| Game::category(s.kind)) {
+                g.step = game::Step::Combat(c);
+            }
+            Action::Fire { unit: unit.into(), target: target.into() }
+        }
+        crate::rules::engine::PreviewCommand::Melee { .. } => Action::Charge { unit: unit.into(), target: target.into() },
+    };
+    g.preview_of(&action)
+}
+
 /// A saved game read from `text` (`file` names it in messages) and replayed; every problem
 /// as `file:line:col: message`.
 pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
@@ -94,6 +114,12 @@ impl Engine for Game {
     }
     fn unit_status(&self, unit: Entity) -> UnitStatus {
         self.status(unit)
+    }
+    /// SG8: 1 to 3 leaders a side; more is played, with a warning.
+    fn leader_line(&self, leader: Entity) -> String {
+        let Some(c) = self.world.get::<crate::scenario::spawn::Commander>(leader) else { return String::new() };
+        let n = self.live_leaders().filter(|(_, o)| o.side == c.side).count() + self.leaders_lost.iter().filter(|l| l.1 == c.side).count();
+        if n > 3 { format!("{} (SG8: {n} leaders on this side; the rules give 1 to 3)", c.name) } else { c.name.clone() }
     }
     fn track_heading(&self) -> String {
         "Player-turns, British first (SG9)".into()

@@ -278,6 +278,11 @@ impl Game {
             self.remove(t, "a router attacked (SG32)");
             return;
         }
+        if category == Category::Melee && self.sg(t).is_some_and(|x| x.crew_off) {
+            r.change("26", format!("{name}'s gun stands unmanned: {} take it", attackers.join(", ")));
+            self.remove(t, "its unmanned gun was taken (SG26)");
+            return;
+        }
         let at_most = self.rates.tosses.morale_fails_at_most.get();
         let roll = self.dice.roll(DiceKind::D6);
         r.die("22", format!("{name}'s morale toss against {} ({}; {at_most} or less fails)", attackers.join(", "), category.name()), &roll);

@@ -6,7 +6,7 @@
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
 
-use super::game::{ACCEPT, Category, Done, Game, SgAction, Step};
+use super::game::{ACCEPT, Attack, Category, Done, Game, SgAction, Step};
 use super::rates::Rates;
 use super::save::Save;
 use crate::rules::action::Action;
@@ -541,6 +541,79 @@ fn routers_rally_at_the_start_of_their_player_turn() {
     if g.sg(c).is_some_and(|s| s.routing) {
         assert_eq!(refused(g.check_move("Continentals", &[MoveStep::Forward(1.0)])), "SG36");
     }
+}
+
+// SG26: an unmanned gun touched by the enemy in melee is taken, no toss.
+#[test]
+fn an_unmanned_gun_charged_is_taken() {
+    let mut g = game();
+    let (guns, guards) = (e(&g, "Guns"), e(&g, "Guards"));
+    g.mark(guns, |m| m.crew_off = true);
+    assert_eq!(refused(g.check_fire("Guards", "Guns")), "SG10");
+    g.step = Step::Combat(Category::Melee);
+    g.attacks.push(Attack { attacker: guards, target: guns, category: Category::Melee, first_round: true, uphill: false });
+    let thrown = g.dice.thrown();
+    let r = ok(&mut g, Action::Next);
+    assert_eq!(g.dice.thrown(), thrown, "no toss");
+    assert!(r.changes.iter().any(|c| c.rule == "26"), "{:?}", r.changes);
+    assert!(g.find("Guns").is_err(), "SG26");
+}
+
+// SG8: Cowpens gives the Americans five leaders: played, with a warning on each.
+#[test]
+fn more_than_three_leaders_a_side_are_played_with_a_warning() {
+    let s = crate::scenario::load(std::path::Path::new("scenarios/cowpens.ron")).unwrap();
+    let g = Game::new(s, 1);
+    let lines: Vec<(usize, String)> = g.live_leaders().map(|(l, c)| (c.side, g.leader_line(l))).collect();
+    let sides: Vec<usize> = (0..2).filter(|&side| lines.iter().filter(|l| l.0 == side).count() > 3).collect();
+    assert!(!sides.is_empty(), "Cowpens has a side with more than 3 leaders");
+    for (side, line) in &lines {
+        assert_eq!(line.contains("SG8"), sides.contains(side), "{line}");
+    }
+}
+
+// `otp fire` and `otp melee` at set-up: each side in its own step, the engine's own odds.
+#[test]
+fn the_command_line_previews_at_set_up() {
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::engine::PreviewCommand;
+    let s = scenario();
+    let fire = crate::rules::registry::preview_command(RuleSetId::Revolution, PreviewCommand::Fire { ball: false }, &s, "Continentals", "Guards", false);
+    assert!(fire.success && fire.stdout.contains("33.33%"), "SG22: one attacker fails 2 in 6: {fire:?}");
+    let charge = crate::rules::registry::preview_command(RuleSetId::Revolution, PreviewCommand::Melee { special: false }, &s, "Dragoons", "Riflemen", false);
+    assert!(charge.success && charge.stdout.contains("66.67%"), "SG17: {charge:?}");
+    let far = crate::rules::registry::preview_command(RuleSetId::Revolution, PreviewCommand::Fire { ball: false }, &s, "Guards", "Riflemen", true);
+    assert!(!far.success && far.stdout.contains("\"SG24\""), "{far:?}");
+}
+
+// Every button's verdict is the check's, and a preview is refused exactly when the check is.
+#[test]
+fn choices_previews_and_checks_agree() {
+    let s = crate::scenario::load(std::path::Path::new("scenarios/cowpens.ron")).unwrap();
+    let mut g = Game::new(s, 5);
+    let mut bot = g.automatic();
+    let mut seen = 0;
+    let centre = |g: &Game, u: Entity| spawn::unit_footprints(&g.world, g.unit(u).unwrap())[0].centre;
+    for i in 0..400 {
+        let mut choices = g.sequence_choices();
+        for &u in g.sequence_view().acting.iter().filter(|_| i % 8 == 0) {
+            choices.extend(g.unit_choices_now(u));
+            // The three nearest enemies' buttons.
+            let mut foes: Vec<(f32, Entity)> = g.live_units().filter(|(_, o)| o.side != g.unit(u).unwrap().side).map(|(t, _)| (centre(&g, t).distance(centre(&g, u)), t)).collect();
+            foes.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for &(_, t) in foes.iter().take(3) {
+                choices.extend(g.target_choices_now(u, t));
+            }
+        }
+        for c in &choices {
+            assert_eq!(c.verdict, g.check(&c.action), "{}", c.action);
+            assert_eq!(g.preview(&c.action).is_err(), c.verdict.is_err(), "{}", c.action);
+            seen += 1;
+        }
+        let Some(a) = bot.next_action(&g) else { break };
+        g.apply(a).unwrap();
+    }
+    assert!(seen > 300, "{seen} choices looked at");
 }
 
 // SG16: a leader rides 24" once a player-turn; joining a unit is his ride.

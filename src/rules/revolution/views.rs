@@ -206,14 +206,15 @@ impl Game {
         let (full, source) = self.allowance(e).unwrap_or((0.0, String::new()));
         let rung = self.rung(e).unwrap_or(0);
         let steps = ladder(sg.kind);
-        let ladder_text: Vec<String> = steps.iter().enumerate().map(|(i, s)| if i == rung { format!("▶ {s}") } else { s.to_string() }).collect();
+        // The rung it stands on in brackets (the window's font has no arrows).
+        let ladder_text: Vec<String> = steps.iter().enumerate().map(|(i, s)| if i == rung { format!("[{s}]") } else { s.to_string() }).collect();
         let bad = (sg.disordered || sg.routing || sg.crew_off).then_some(Tone::Bad);
         let mut rows = vec![
             row("Side", self.side_name(unit.side).to_string(), "9", None),
             row("Kind", format!("{:?}", sg.kind), "1", Some(Tone::Info)),
             row("Stands", format!("{} of {} (2 figures each)", unit.stands.len(), if sg.kind == RevolutionKind::Artillery { 1 } else { 3 }), "1", None),
             row("Formation", format!("{}{}", formation_name(unit.formation), if sg.disordered { ", disordered" } else { "" }), "3", bad),
-            row("Morale ladder", ladder_text.join(" → "), "28", bad),
+            row("Morale ladder", ladder_text.join(" · then "), "28", bad),
             row("Move", format!("{} ({source})", inches(full)), "16", None),
         ];
         if let Some(c) = Game::category(sg.kind) {
