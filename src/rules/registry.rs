@@ -138,6 +138,11 @@ pub fn balance_table(rules: RuleSetId, scenario: &Scenario, seed: u64, games: us
             let table = super::otp::balance::balance(scenario, seed, games, turns, progress);
             Ok((table.markdown(), table.refusals))
         }
+        RuleSetId::Revolution => {
+            let mut progress = progress;
+            let spread = simulate_many(rules, scenario, seed, games, turns, |n, _| progress(n))?;
+            Ok((super::revolution::balance_markdown(scenario, &spread), spread.refusals))
+        }
         other => Err(other.playable().err().unwrap_or_default()),
     }
 }

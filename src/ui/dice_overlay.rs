@@ -709,6 +709,8 @@ mod tests {
     #[test]
     fn steps_and_named_units() {
         assert_eq!(step("8.11"), "Fire");
+        // Another rule set's sections come cited and head their own steps.
+        assert_eq!(step("SG22"), "SG22");
         assert_eq!(step("8.16"), "Commander casualty");
         assert_eq!(step("9.12"), "Melee");
         assert_eq!(step("3.1 2"), "Operation");

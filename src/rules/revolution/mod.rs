@@ -65,6 +65,22 @@ pub fn preview_command(scenario: &Scenario, command: crate::rules::engine::Previ
     g.preview_of(&action)
 }
 
+/// `otp simulate --balance --rules revolution`: the spread of many automatic games as a
+/// Markdown table (wins, draws, losses; the historical winner's share when the scenario names one).
+pub fn balance_markdown(scenario: &Scenario, spread: &crate::rules::simulate::Spread) -> String {
+    let games = spread.games.max(1) as f64;
+    let mut out = format!("### {} under Revolution ({} automatic games from seed {})\n\n| side | wins | mean figures lost (min–max) | mean units lost |\n|---|---|---|---|\n", scenario.name, spread.games, spread.first_seed);
+    for s in &spread.sides {
+        out.push_str(&format!("| {} | {} ({:.0}%) | {:.1} ({}–{}) | {:.2} |\n", s.side, s.wins, 100.0 * s.wins as f64 / games, s.mean_figures_lost, s.min_figures_lost, s.max_figures_lost, s.mean_units_broken));
+    }
+    out.push_str(&format!("\nDraws: {}. Refusals: {}.", spread.draws, spread.refusals));
+    if let Some(w) = scenario.history.as_ref().and_then(|h| h.winner.as_ref()).and_then(|w| spread.sides.iter().find(|s| &s.side == w)) {
+        out.push_str(&format!(" The historical winner, {}, won {:.0}% of the games.", w.side, 100.0 * w.wins as f64 / games));
+    }
+    out.push('\n');
+    out
+}
+
 /// A saved game read from `text` (`file` names it in messages) and replayed; every problem
 /// as `file:line:col: message`.
 pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {

@@ -533,6 +533,13 @@ fn routers_rally_at_the_start_of_their_player_turn() {
         }
     }
     assert!(rallied > 0, "some seed rallies");
+    // The sheet gives the exact odds: one face of six alone, two with a leader.
+    let mut g = game();
+    let c = e(&g, "Continentals");
+    g.mark(c, |m| m.routing = true);
+    let rally = g.sheet_rows(c).into_iter().find(|r| r.label == "Rally").expect("a router's sheet gives its rally");
+    let counted = |at_least: i32| 100.0 * (1..=6).filter(|&f| f >= at_least).count() as f64 / 6.0;
+    assert_eq!(rally.value, format!("{:.2}% (6+), {:.2}% with a leader within 2\" (5+)", counted(6), counted(5)));
     let mut g = game();
     let c = e(&g, "Continentals");
     g.mark(c, |m| m.routing = true);
@@ -584,6 +591,19 @@ fn the_command_line_previews_at_set_up() {
     assert!(charge.success && charge.stdout.contains("66.67%"), "SG17: {charge:?}");
     let far = crate::rules::registry::preview_command(RuleSetId::Revolution, PreviewCommand::Fire { ball: false }, &s, "Guards", "Riflemen", true);
     assert!(!far.success && far.stdout.contains("\"SG24\""), "{far:?}");
+}
+
+// `otp simulate --balance --rules revolution`: the games' spread as a table.
+#[test]
+fn the_balance_table_sums_up_automatic_games() {
+    use crate::rules::cite::RuleSetId;
+    let s = crate::scenario::load(std::path::Path::new("scenarios/princeton.ron")).unwrap();
+    let (table, refusals) = crate::rules::registry::balance_table(RuleSetId::Revolution, &s, 1, 4, None, |_| {}).unwrap();
+    assert_eq!(refusals, 0);
+    assert!(table.contains("4 automatic games") && table.lines().filter(|l| l.starts_with("| ")).count() == 1 + s.sides.len(), "{table}");
+    let wins: usize = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| side")).filter_map(|l| l.split('|').nth(2)?.split_whitespace().next()?.parse::<usize>().ok()).sum();
+    let draws: usize = table.split("Draws: ").nth(1).and_then(|t| t.split('.').next()).and_then(|d| d.parse().ok()).unwrap();
+    assert_eq!(wins + draws, 4, "{table}");
 }
 
 // Every button's verdict is the check's, and a preview is refused exactly when the check is.
@@ -728,9 +748,14 @@ fn invariants_hold_over_seeded_automatic_games_of_every_awi_scenario() {
 #[test]
 #[ignore]
 fn invariants_hold_over_a_thousand_games_of_each_awi_scenario() {
-    for file in AWI {
+    // `SG_SCENARIOS=cowpens,camden` plays only those; progress every 100 games (--nocapture).
+    let only = std::env::var("SG_SCENARIOS").ok();
+    for file in AWI.iter().filter(|f| only.as_ref().is_none_or(|o| o.split(',').any(|x| x == **f))) {
         for seed in 0..games(1000) {
             play_checked(&format!("scenarios/{file}.ron"), seed);
+            if (seed + 1) % 100 == 0 {
+                eprintln!("{file}: {} games, invariants held", seed + 1);
+            }
         }
     }
 }

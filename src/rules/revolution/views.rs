@@ -221,6 +221,12 @@ impl Game {
             rows.push(row("Combat", format!("{} at {}", c.name(), inches(c.range(self.rates).unwrap_or(0.0))), "21", None));
         }
         rows.push(row("This player-turn", format!("{:?}{}", sg.done, if sg.attacked { ", attacking" } else { "" }), "10", None));
+        if sg.routing {
+            // SG36: the exact chance of its rally at the start of its next player-turn.
+            let (alone, led) = (self.rates.tosses.rally.get(), self.rates.tosses.rally_with_leader.get());
+            let chance = |at_least| 100.0 * crate::rules::dice::chance_at_least(crate::rules::dice::DiceKind::D6, 0, at_least);
+            rows.push(row("Rally", format!("{:.2}% ({alone}+), {:.2}% with a leader within {} ({led}+)", chance(alone), chance(led), inches(self.rates.ranges.leader_with_unit.get())), "36", Some(Tone::Bad)));
+        }
         if sg.crew_off {
             rows.push(row("Crew", "fallen back: re-man by a formation-change toss".into(), "26", Some(Tone::Bad)));
         }
