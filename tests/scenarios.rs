@@ -584,7 +584,7 @@ fn every_command_is_answered_through_the_engine_by_the_rule_set_chosen() {
     let generic = otp::rules::registry::simulate(RuleSetId::Otp, &s, 2, Some(1), None).unwrap();
     assert_eq!(generic, otp::rules::otp::bot::simulate(&s, 2, Some(1), None));
     assert_eq!(generic.refusals, 0);
-    assert!(otp::rules::registry::simulate(RuleSetId::Revolution, &s, 2, Some(1), None).is_err());
+    assert!(otp::rules::registry::simulate(RuleSetId::AcwQuick, &s, 2, Some(1), None).is_err());
     assert!(registry::balance_table(RuleSetId::AcwOrders, &s, 1, 1, Some(1), |_| {}).is_err());
     // replay: a save replays under the rule set it names, and no other.
     let mut game = registry::open(RuleSetId::Otp, s.clone(), 9).unwrap();

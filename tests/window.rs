@@ -724,6 +724,21 @@ fn purky_checks(display: &str, dir: &Path) -> Vec<Check> {
     let Ok(mut game) = otp::rules::registry::open(RuleSetId::Purky, cowpens, 3) else { return vec![check("purky_rules_play_cowpens_in_the_window", false, || "Purky does not open Cowpens".into())] };
     let mut bot = game.automatic();
     while game.sequence().turn < 3 {
+/// Issue 16: Cowpens under *Revolution* (`--rules revolution`): the automatic player's first
+/// turns, computed here through the engine, sent as the mouse sends orders; the window applies
+/// them all (SG9, SG10, SG21) and its save replays to the same game. The screenshot shows a
+/// unit's sheet with its morale ladder (SG28).
+fn revolution_checks(display: &str, dir: &Path) -> Vec<Check> {
+    use otp::rules::cite::RuleSetId;
+    let cowpens = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/cowpens.ron");
+    let png = dir.join("window-revolution-cowpens.png");
+    let save = dir.join("window-revolution.ron");
+    let _ = std::fs::remove_file(&save);
+    let Ok(scenario) = otp::scenario::load(&cowpens) else { return vec![check("revolution_cowpens_loads", false, || "cowpens.ron".into())] };
+    let Ok(mut game) = otp::rules::registry::open(RuleSetId::Revolution, scenario, 7) else { return vec![check("revolution_opens", false, || "registry".into())] };
+    let mut bot = game.automatic();
+    // Two full turns: both sides' player-turns twice.
+    while game.sequence().turn < 3 && !game.sequence().over {
         let Some(a) = bot.next_action(game.as_ref()) else { break };
         if game.apply(a).is_err() {
             break;
@@ -740,6 +755,21 @@ fn purky_checks(display: &str, dir: &Path) -> Vec<Check> {
     out.push(check("purky_rules_save_names_their_rule_set", text.contains("rules: Purky"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
     let same = otp::rules::registry::load_save(&text, "window-purky.ron").map(|g| (g.action_count(), g.snapshot() == game.snapshot()));
     out.push(check("purky_rules_play_two_turns_of_cowpens_as_ordered", same.as_ref().is_ok_and(|&(n, s)| n == game.action_count() && n > 20 && s), || format!("{same:?} against {} actions", game.action_count())));
+    let actions = game.actions();
+    let orders = ron::to_string(&actions).unwrap_or_default();
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SEED", "7"), ("OTP_SELECT", "Maryland Continentals")];
+    let args = ["play".to_string(), cowpens.display().to_string(), "--rules".into(), "revolution".into(), "--screenshot".into(), png.display().to_string()];
+    let ran = run_otp(display, &args, &env);
+    let mut out = vec![check("revolution_rules_open_cowpens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("revolution_save_names_its_rule_set", text.contains("rules: Revolution"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let replayed = otp::rules::registry::load_save(&text, "window-revolution.ron").map(|g| (g.action_count(), g.snapshot()));
+    out.push(check(
+        "revolution_window_plays_two_turns_as_the_engine_does",
+        replayed.as_ref().is_ok_and(|(n, snap)| *n == actions.len() && *snap == game.snapshot() && actions.len() > 20),
+        || format!("{} actions sent; the save: {:?}", actions.len(), replayed.as_ref().map(|r| r.0)),
+    ));
     out
 }
 
@@ -830,6 +860,7 @@ fn main() -> ExitCode {
     checks.extend(acw_quick_checks(&display, &dir));
     checks.extend(acw_orders_checks(&display, &dir));
     checks.extend(purky_checks(&display, &dir));
+    checks.extend(revolution_checks(&display, &dir));
     checks.extend(orders_checks(&display, &dir));
     checks.extend(shell_checks(&display, &dir));
     println!("  ({:.1} s)", t.elapsed().as_secs_f32());

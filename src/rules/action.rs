@@ -35,6 +35,8 @@ pub enum Action {
     Answer { prompt: u32, option: u32 },
     /// An order of the ACW orders sheet in its own words (writing an order, OR1).
     AcwOrders(super::acw_orders::OrAction),
+    /// An order of *Revolution* in its own words (a withdrawal straight back, SG13).
+    Revolution(super::revolution::SgAction),
     /// An order of On to Philadelphia, in its own words. Untagged, so a report's JSON and a
     /// save read as they did before there was more than one rule set.
     #[serde(untagged)]
@@ -47,6 +49,7 @@ impl Action {
         match self {
             Action::Otp(_) => Some(RuleSetId::Otp),
             Action::AcwOrders(_) => Some(RuleSetId::AcwOrders),
+            Action::Revolution(_) => Some(RuleSetId::Revolution),
             _ => None,
         }
     }
@@ -57,6 +60,7 @@ impl Action {
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::Fire { unit, .. } | Action::Charge { unit, .. } => Some(unit),
             Action::Otp(a) => a.unit(),
             Action::AcwOrders(a) => Some(a.unit()),
+            Action::Revolution(super::revolution::SgAction::Withdraw { unit, .. }) => Some(unit),
             _ => None,
         }
     }
@@ -69,6 +73,7 @@ impl Action {
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
             Action::Otp(a) => otp_units_named(a),
             Action::AcwOrders(a) => vec![a.unit()],
+            Action::Revolution(super::revolution::SgAction::Withdraw { unit, .. }) => vec![unit],
             _ => vec![],
         }
     }
@@ -130,6 +135,7 @@ impl fmt::Display for Action {
             Action::Answer { prompt, option } => write!(f, "answer {option} to question {prompt}"),
             Action::Otp(a) => a.fmt(f),
             Action::AcwOrders(a) => a.fmt(f),
+            Action::Revolution(a) => a.fmt(f),
         }
     }
 }

@@ -85,7 +85,7 @@ impl RuleSetId {
 }
 
 /// The rule sets this program plays; `rules::registry` opens and loads each of them.
-pub const PLAYABLE: [RuleSetId; 5] = [RuleSetId::Otp, RuleSetId::AcwQuick, RuleSetId::AcwOrders, RuleSetId::Purky, RuleSetId::Tiny];
+pub const PLAYABLE: [RuleSetId; 6] = [RuleSetId::Otp, RuleSetId::Revolution, RuleSetId::AcwOrders, RuleSetId::AcwQuick, RuleSetId::Purky, RuleSetId::Tiny];
 
 impl RuleSetId {
     /// Why this rule set cannot be played by this program yet; `Ok` for the ones it plays.

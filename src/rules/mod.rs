@@ -15,5 +15,6 @@ pub mod purky;
 pub mod refusal;
 pub mod registry;
 pub mod report;
+pub mod revolution;
 pub mod simulate;
 pub mod tiny;

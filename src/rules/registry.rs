@@ -29,7 +29,7 @@ pub fn open(rules: RuleSetId, scenario: Scenario, seed: u64) -> Result<Box<dyn E
         RuleSetId::AcwQuick => Ok(super::acw_quick::open(scenario, seed)),
         RuleSetId::AcwOrders => Ok(super::acw_orders::open(scenario, seed)),
         RuleSetId::Purky => super::purky::open(scenario, seed),
-        other => Err(other.playable().err().unwrap_or_default()),
+        RuleSetId::Revolution => Ok(super::revolution::open(scenario, seed)),
     }
 }
 
@@ -47,7 +47,7 @@ pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
         RuleSetId::AcwQuick => super::acw_quick::load_save(text, file),
         RuleSetId::AcwOrders => super::acw_orders::load_save(text, file),
         RuleSetId::Purky => super::purky::load_save(text, file),
-        _ => Err(header.unplayable(text, file)),
+        RuleSetId::Revolution => super::revolution::load_save(text, file),
     }
 }
 
@@ -67,7 +67,7 @@ pub fn save_scenario(text: &str, file: &str) -> Result<(Scenario, Vec<String>), 
         RuleSetId::AcwOrders => super::acw_orders::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
         // Purky saves keep no digest either.
         RuleSetId::Purky => super::purky::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
-        _ => Err(header.unplayable(text, file)),
+        RuleSetId::Revolution => super::revolution::save::Save::parse(text, file).map(|save| (save.scenario, Vec::new())),
     }
 }
 
@@ -107,10 +107,23 @@ pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Sce
         },
         // QK5: a shot is previewed in its side's fire step, a charge in its move step.
         RuleSetId::AcwQuick => preview_printed(super::acw_quick::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })).as_ref(), command, unit, target, json),
+        RuleSetId::Revolution => preview_result(super::revolution::preview_command(scenario, command, unit, target), format!("{unit} against {target}: no dice to preview"), json),
         other => match open(other, scenario.clone(), 1) {
             Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
             Err(e) => Printed::error(e),
         },
+    }
+}
+
+/// A rule set's preview (or refusal) printed as [`preview_printed`] prints one.
+fn preview_result(result: Result<Option<super::engine::Preview>, Refusal>, no_dice: String, json: bool) -> Printed {
+    let cite = |r: &Refusal| r.cite().to_string();
+    match result {
+        Err(r) if json => Printed { stdout: format!("{}\n", serde_json::json!({ "refused": { "rule": cite(&r), "reason": r.reason } })), stderr: String::new(), success: false },
+        Err(r) => Printed { stdout: format!("{r}\n"), stderr: String::new(), success: false },
+        Ok(None) => Printed::error(no_dice),
+        Ok(Some(p)) if json => Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&p).expect("previews serialise")), stderr: String::new(), success: true },
+        Ok(Some(p)) => Printed { stdout: p.to_string(), stderr: String::new(), success: true },
     }
 }
 
@@ -122,14 +135,8 @@ fn preview_printed(game: &dyn Engine, command: PreviewCommand, unit: &str, targe
         PreviewCommand::Fire { .. } => Action::Fire { unit, target },
         PreviewCommand::Melee { .. } => Action::Charge { unit, target },
     };
-    let cite = |r: &Refusal| r.cite().to_string();
-    match game.preview(&action) {
-        Err(r) if json => Printed { stdout: format!("{}\n", serde_json::json!({ "refused": { "rule": cite(&r), "reason": r.reason } })), stderr: String::new(), success: false },
-        Err(r) => Printed { stdout: format!("{r}\n"), stderr: String::new(), success: false },
-        Ok(None) => Printed::error(format!("{action}: {} has no dice to preview", game.rules().title())),
-        Ok(Some(p)) if json => Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&p).expect("previews serialise")), stderr: String::new(), success: true },
-        Ok(Some(p)) => Printed { stdout: p.to_string(), stderr: String::new(), success: true },
-    }
+    let no_dice = format!("{action}: {} has no dice to preview", game.rules().title());
+    preview_result(game.preview(&action), no_dice, json)
 }
 
 /// `otp simulate --balance` under `rules`: the balance table of `games` automatic games in
@@ -140,7 +147,11 @@ pub fn balance_table(rules: RuleSetId, scenario: &Scenario, seed: u64, games: us
             let table = super::otp::balance::balance(scenario, seed, games, turns, progress);
             Ok((table.markdown(), table.refusals))
         }
-        other => Err(other.playable().err().unwrap_or_default()),
+        other => {
+            let mut progress = progress;
+            let spread = simulate_many(other, scenario, seed, games, turns, |n, _| progress(n))?;
+            Ok((simulate::balance_markdown(other, scenario, &spread), spread.refusals))
+        }
     }
 }
 

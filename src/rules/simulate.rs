@@ -158,3 +158,19 @@ pub fn play_many(open: &Opener, scenario: &Scenario, first_seed: u64, games: usi
     }
     Ok(spread)
 }
+
+/// The balance table of `spread`, automatic games of `scenario` under `rules`, in Markdown: each
+/// side's wins, figures and units lost, the draws, and the historical winner's share.
+pub fn balance_markdown(rules: super::cite::RuleSetId, scenario: &Scenario, spread: &Spread) -> String {
+    let games = spread.games.max(1) as f64;
+    let mut out = format!("### {} under {} ({} automatic games from seed {})\n\n| side | wins | mean figures lost (min–max) | mean units lost |\n|---|---|---|---|\n", scenario.name, rules.title(), spread.games, spread.first_seed);
+    for s in &spread.sides {
+        out.push_str(&format!("| {} | {} ({:.0}%) | {:.1} ({}–{}) | {:.2} |\n", s.side, s.wins, 100.0 * s.wins as f64 / games, s.mean_figures_lost, s.min_figures_lost, s.max_figures_lost, s.mean_units_broken));
+    }
+    out.push_str(&format!("\nDraws: {}. Refusals: {}.", spread.draws, spread.refusals));
+    if let Some(w) = scenario.history.as_ref().and_then(|h| h.winner.as_ref()).and_then(|w| spread.sides.iter().find(|s| &s.side == w)) {
+        out.push_str(&format!(" The historical winner, {}, won {:.0}% of the games.", w.side, 100.0 * w.wins as f64 / games));
+    }
+    out.push('\n');
+    out
+}

@@ -49,6 +49,8 @@ impl Game {
                 Phase::Rebuild => OtpAction::EndTurn,
                 Phase::Over => return refuse("4.5", "the game is over: the turn limit has passed"),
             },
+            // Another rule set's own words mean nothing here.
+            other @ Action::Revolution(_) => return Err(Refusal::unruled(RuleSetId::Otp, format!("{other}: an order of another rule set"))),
             Action::Answer { .. } => {
                 return refuse("9.4", "On to Philadelphia asks nothing after a roll: a charge's choices (special move, a light target's reaction, countercharge) are made with the order");
             }
