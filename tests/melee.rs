@@ -106,6 +106,9 @@ fn every_enemy_pair_of_the_shipped_scenarios() {
     let mut judged = 0;
     for file in shipped() {
         let s = scenario::load(&file).unwrap();
+        if s.rules != otp::rules::cite::RuleSetId::Otp {
+            continue; // another rule set's scenario: its own tests preview its charges
+        }
         for (a, d) in pairs(&s) {
             let what = format!("{}: {a} -> {d}", file.display());
             let engine = engine_refusal_for(&s, &a, &d);
