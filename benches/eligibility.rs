@@ -63,11 +63,44 @@ fn terrain() -> Vec<Terrain> {
     ]
 }
 
+/// `OTP_ELIGIBILITY_EXPORT=FILE`: the battle (stands, terrain, each unit's fire mode and reach
+/// from the OTP charts), the matrix and the Rust time for it as JSON, for the independent
+/// shapely implementation (`tools/eligibility_shapely.py`) to compute and compare.
+fn export(path: &str, s: &Situation, matrix: &[otp::table::fire::Eligible]) {
+    let rules = &otp::rules::otp::fire::range::FIRE;
+    let runs = 200;
+    let started = std::time::Instant::now();
+    for _ in 0..runs {
+        black_box(eligibility(black_box(s), FireOptions::new(rules)));
+    }
+    let seconds = started.elapsed().as_secs_f64() / runs as f64;
+    let units: Vec<serde_json::Value> = s
+        .units()
+        .iter()
+        .map(|u| {
+            let stands: Vec<serde_json::Value> = u
+                .stands
+                .iter()
+                .map(|st| serde_json::json!({ "centre": [st.footprint.centre.x, st.footprint.centre.y], "facing": st.footprint.facing, "frontage": st.footprint.frontage, "depth": st.footprint.depth, "figures": st.figures }))
+                .collect();
+            let mode = format!("{:?}", (rules.mode)(u));
+            serde_json::json!({ "name": u.name, "side": u.side, "column": u.in_column(), "mode": mode, "reach": (rules.reach)(u, 0.0), "stands": stands })
+        })
+        .collect();
+    let doc = serde_json::json!({ "table": [s.table().width, s.table().depth], "terrain": s.terrain(), "units": units, "rust": { "matrix": matrix, "seconds": seconds, "runs": runs } });
+    std::fs::write(path, serde_json::to_string(&doc).unwrap()).unwrap_or_else(|e| panic!("{path}: {e}"));
+    println!("wrote {path}: the battle, the Rust matrix and its time ({:.3} ms a matrix, mean of {runs})", seconds * 1e3);
+}
+
 fn bench(c: &mut Criterion) {
     let s = Situation::new(Table { width: 144.0, depth: 96.0 }, terrain(), armies());
     let matrix = eligibility(&s, FireOptions::new(&otp::rules::otp::fire::range::FIRE));
     let firing = matrix.iter().filter(|e| e.figures_firing > 0).count();
     println!("{} units, {} pairs in range, {firing} with figures able to fire", s.units().len(), matrix.len());
+    if let Ok(path) = std::env::var("OTP_ELIGIBILITY_EXPORT") {
+        export(&path, &s, &matrix);
+        return;
+    }
     c.bench_function("eligibility matrix, 200 v 200 units, 12 terrain features", |b| b.iter(|| eligibility(black_box(&s), FireOptions::new(&otp::rules::otp::fire::range::FIRE))));
 }
 

@@ -112,6 +112,38 @@ fn simulate_logs() {
     report(failures);
 }
 
+/// Whole games (issue #20, pinned before the automatic player and `simulate` were made faster):
+/// Cowpens seeds 1–8 (the `game` bench's seeds) and the teaching battle seeds 1–3, each to its
+/// turn limit. A whole Cowpens log is about 0.3 MB, so each game is pinned by its summary line,
+/// its log's length and its FNV-1a 64 hash (any changed byte changes the hash; the four-turn
+/// logs above show where). The balance table of the same eight Cowpens games is pinned too.
+const WHOLE_GAMES: &[(&str, std::ops::RangeInclusive<u64>)] = &[("cowpens", 1..=8), ("teaching", 1..=3)];
+
+// `otp simulate SCENARIO --seed N --log FILE` to the end, and `otp simulate scenarios/cowpens.ron
+// --seed 1 --games 8 --balance`.
+#[test]
+fn simulate_whole_games() {
+    use std::hash::Hasher;
+    let mut pinned = String::new();
+    for (name, seeds) in WHOLE_GAMES {
+        let s = scenario(name);
+        for seed in seeds.clone() {
+            let mut log = Vec::new();
+            let o = bot::simulate(&s, seed, None, Some(&mut log));
+            assert_eq!((o.refusals, &o.log_error), (0, &None), "{name} seed {seed}: the CLI would exit non-zero");
+            let mut h = fnv::FnvHasher::default();
+            h.write(&log);
+            pinned += &format!("{name}: {}\n  log: {} lines, {} bytes, fnv1a64 {:016x}\n", o.line(), o.actions, log.len(), h.finish());
+        }
+    }
+    let mut failures: Vec<String> = check("simulate/whole-games.txt", &pinned).into_iter().collect();
+    let cowpens = scenario("cowpens");
+    let (table, refusals) = otp::rules::registry::balance_table(cowpens.rules, &cowpens, 1, 8, None, |_| {}).unwrap();
+    assert_eq!(refusals, 0);
+    failures.extend(check("simulate/cowpens-balance-seed1-games8.md", &table));
+    report(failures);
+}
+
 // ---- otp replay ----
 
 fn saves() -> Vec<PathBuf> {

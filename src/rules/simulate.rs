@@ -4,7 +4,10 @@
 //! ([`Engine::automatic`]), the engine applies; a refusal (the player wrong about the rules) is
 //! counted and the sequence moved on (`Action::Next`).
 
+use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use serde::Serialize;
 
@@ -12,8 +15,9 @@ use super::action::Action;
 use super::engine::Engine;
 
 /// How the games are opened: a new game of a scenario with a seed (`registry::open` for a
-/// rule set, or a rule set's own constructor).
-pub type Opener = dyn Fn(Scenario, u64) -> Result<Box<dyn Engine>, String>;
+/// rule set, or a rule set's own constructor). `Sync`: many games are opened at once, one on
+/// each core (each game stays on the thread that opened it).
+pub type Opener = dyn Fn(Scenario, u64) -> Result<Box<dyn Engine>, String> + Sync;
 use super::report::Summary;
 use crate::scenario::Scenario;
 
@@ -128,25 +132,75 @@ pub struct Spread {
     pub refusals: usize,
 }
 
-/// Play `games` automatic games under `rules` with seeds `first_seed..`, calling `progress`
-/// with the number of games finished and the outcome of the last one after each.
+/// Runs `work(0)`, `work(1)`… `work(count - 1)` on every core (rayon's thread pool;
+/// `RAYON_NUM_THREADS` sets how many threads) and hands each result to `each` on the calling
+/// thread **in index order**, so whatever `each` sums up or prints comes out exactly as from a
+/// loop on one thread. Each thread takes the next index as it finishes one, so results arrive
+/// nearly in order and few wait to be handed on (memory stays flat over any `count`). `each`
+/// returns `false` to stop: nothing more is started or handed to it.
+pub fn in_order_on_every_core<T: Send>(count: usize, work: impl Fn(usize) -> T + Sync, mut each: impl FnMut(usize, T) -> bool) {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|scope| {
+        let (work, next, stop) = (&work, &next, &stop);
+        // The pool's threads do the work; this thread waits for them (it uses no core).
+        scope.spawn(move || {
+            rayon::scope(|pool| {
+                for _ in 0..rayon::current_num_threads() {
+                    let tx = tx.clone();
+                    pool.spawn(move |_| {
+                        while !stop.load(Ordering::Relaxed) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= count || tx.send((i, work(i))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+        });
+        let mut waiting = BTreeMap::new();
+        let mut due = 0;
+        'received: for (i, result) in rx.iter() {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&due) {
+                due += 1;
+                if !each(due - 1, result) {
+                    stop.store(true, Ordering::Relaxed);
+                    break 'received;
+                }
+            }
+        }
+        drop(rx);
+    });
+}
+
+/// Play `games` automatic games under `rules` with seeds `first_seed..`, one on each core
+/// ([`in_order_on_every_core`]), calling `progress` with the number of games finished and the
+/// outcome of the last one after each, in seed order: the same calls and the same spread as
+/// playing them one after another.
 pub fn play_many(open: &Opener, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
     let mut spread = Spread { games, first_seed, ..Spread::default() };
     spread.sides = scenario.sides.iter().map(|s| SideSpread { side: s.name.clone(), min_figures_lost: u32::MAX, ..SideSpread::default() }).collect();
-    for i in 0..games {
-        let o = play(open, scenario, first_seed.wrapping_add(i as u64), turns, None)?;
-        for (acc, s) in spread.sides.iter_mut().zip(&o.sides) {
-            acc.mean_figures_lost += s.figures_lost as f64;
-            acc.mean_units_broken += s.units_broken as f64;
-            acc.min_figures_lost = acc.min_figures_lost.min(s.figures_lost);
-            acc.max_figures_lost = acc.max_figures_lost.max(s.figures_lost);
-        }
-        match o.winner {
-            Some(w) => spread.sides[w].wins += 1,
-            None => spread.draws += 1,
-        }
-        spread.refusals += o.refusals;
-        progress(i + 1, &o);
+    let mut failed = None;
+    in_order_on_every_core(
+        games,
+        |i| play(open, scenario, first_seed.wrapping_add(i as u64), turns, None),
+        |i, played| match played {
+            Ok(o) => {
+                spread.add(&o);
+                progress(i + 1, &o);
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
     }
     for s in &mut spread.sides {
         if games > 0 {
@@ -173,4 +227,82 @@ pub fn balance_markdown(rules: super::cite::RuleSetId, scenario: &Scenario, spre
     }
     out.push('\n');
     out
+}
+
+impl Spread {
+    /// One game's outcome into the sums (the means are divided out at the end).
+    fn add(&mut self, o: &GameOutcome) {
+        for (acc, s) in self.sides.iter_mut().zip(&o.sides) {
+            acc.mean_figures_lost += s.figures_lost as f64;
+            acc.mean_units_broken += s.units_broken as f64;
+            acc.min_figures_lost = acc.min_figures_lost.min(s.figures_lost);
+            acc.max_figures_lost = acc.max_figures_lost.max(s.figures_lost);
+        }
+        match o.winner {
+            Some(w) => self.sides[w].wins += 1,
+            None => self.draws += 1,
+        }
+        self.refusals += o.refusals;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::cite::RuleSetId;
+    use crate::rules::registry;
+
+    // Work that finishes out of order (later indices sooner) is still handed on in index order,
+    // every index once; stopping hands on nothing more.
+    #[test]
+    fn results_are_handed_on_in_order_and_stop_when_asked() {
+        let mut seen = Vec::new();
+        in_order_on_every_core(
+            40,
+            |i| {
+                std::thread::sleep(std::time::Duration::from_millis(((40 - i) % 7) as u64));
+                i * 10
+            },
+            |i, r| {
+                seen.push((i, r));
+                true
+            },
+        );
+        assert_eq!(seen, (0..40).map(|i| (i, i * 10)).collect::<Vec<_>>());
+        let mut handed = 0;
+        in_order_on_every_core(1000, |i| i, |i, _| {
+            handed += 1;
+            i < 4
+        });
+        assert_eq!(handed, 5, "the fifth said stop");
+    }
+
+    // `simulate` on every core gives the same games, in the same order, and the same spread as
+    // playing them one after another (OTP's teaching battle and the tiny rule set).
+    #[test]
+    fn every_core_plays_the_games_one_thread_would() {
+        let teaching = crate::scenario::default_scenario();
+        let mut tiny = teaching.clone();
+        tiny.rules = RuleSetId::Tiny;
+        for (rules, scenario, games) in [(RuleSetId::Otp, &teaching, 6), (RuleSetId::Tiny, &tiny, 12)] {
+            let open = move |s, seed| registry::open(rules, s, seed);
+            let one_by_one: Vec<GameOutcome> = (0..games).map(|i| play(&open, scenario, 20 + i as u64, Some(3), None).unwrap()).collect();
+            let mut heard = Vec::new();
+            let spread = play_many(&open, scenario, 20, games, Some(3), |done, o| heard.push((done, o.clone()))).unwrap();
+            assert_eq!(heard, one_by_one.iter().cloned().enumerate().map(|(i, o)| (i + 1, o)).collect::<Vec<_>>(), "{rules:?}");
+            assert_eq!(spread.sides.iter().map(|s| s.wins).sum::<usize>() + spread.draws, games);
+            let lost: u32 = one_by_one.iter().map(|o| o.sides[0].figures_lost).sum();
+            assert_eq!(spread.sides[0].mean_figures_lost, f64::from(lost) / games as f64);
+            assert_eq!(spread.sides[0].max_figures_lost, one_by_one.iter().map(|o| o.sides[0].figures_lost).max().unwrap());
+        }
+    }
+
+    // A game that cannot be opened is the error, as it was one after another.
+    #[test]
+    fn a_game_that_cannot_open_is_the_error() {
+        let open = |_, seed: u64| -> Result<Box<dyn Engine>, String> { Err(format!("seed {seed} will not open")) };
+        let mut heard = 0;
+        let e = play_many(&open, &crate::scenario::default_scenario(), 7, 50, Some(1), |_, _| heard += 1).unwrap_err();
+        assert_eq!((e.as_str(), heard), ("seed 7 will not open", 0));
+    }
 }

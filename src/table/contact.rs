@@ -151,35 +151,39 @@ fn wrap(deg: f32) -> f32 {
 /// column follows its head (5.1); anything else takes the cheaper of two ways (6.3): turn to
 /// the final facing and advance, obliquely when it must (side-stepping only what an oblique
 /// cannot reach); or wheel on one end to aim, march straight, and wheel on the same end to face
-/// the target.
-fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> Vec<MoveStep> {
+/// the target. With them, their plan on a bare table ([`bare_plan`]): each way is planned once,
+/// for where it arrives and what it costs.
+fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> (Vec<MoveStep>, movement::MoveReport) {
+    let planned = |steps: Vec<MoveStep>| {
+        let report = bare_plan(s, rules, unit, &steps);
+        (steps, report)
+    };
     let u = s.unit(unit);
     if u.in_column() && u.stands.len() > 1 {
         let head = u.stands[0].footprint.front_centre();
         let straight = (contact - head).normalize_or_zero().dot(-normal) > 0.9998;
         // Come on square to the face for the last inch, so the head stand meets it flat.
         let lead = contact + normal * 1.0_f32.min(head.distance(contact) / 2.0);
-        return if straight { vec![MoveStep::Path(vec![contact])] } else { vec![MoveStep::Path(vec![lead, contact])] };
+        return planned(if straight { vec![MoveStep::Path(vec![contact])] } else { vec![MoveStep::Path(vec![lead, contact])] });
     }
     let column = u.in_column();
     let now = u.stands[0].footprint.facing;
     let mut direct = turn(now, facing);
     direct.extend(advance(&pose(s, rules, unit, &direct), column, contact));
     let (p0, _) = front_of(&u.footprints(), column);
-    let Some(arc) = Arc::of_unit(u) else { return direct };
+    let Some(arc) = Arc::of_unit(u) else { return planned(direct) };
     if p0.distance(contact) < 1.0 || u.stands.len() < 2 {
-        return direct;
+        return planned(direct);
     }
     // Wheel on one end to aim, march, wheel on the same end to face the target: a turn by θ1
     // about A, a march m, a turn by θ2 about A + m puts the front centre at
     // A + m + R(θ1 + θ2)(p0 - A), so m is what is left, and θ1 aims the march along it.
     let total = wrap(facing - now);
-    let arrives = |steps: &[MoveStep]| {
-        let end = pose(s, rules, unit, steps);
-        front_of(&end, column).0.distance(contact) < 0.02 && wrap(end[0].facing - facing).abs() < 0.1
+    let arrives = |plan: &movement::MoveReport| {
+        let end = &plan.stands;
+        front_of(end, column).0.distance(contact) < 0.02 && wrap(end[0].facing - facing).abs() < 0.1
     };
-    let cost = |steps: &[MoveStep]| bare_plan(s, rules, unit, steps).spent;
-    let mut best = direct.clone();
+    let mut best = planned(direct);
     for (pivot, a) in [(End::Left, arc.front_left), (End::Right, arc.front_right)] {
         let m = contact - a - Vec2::from_angle(-total.to_radians()).rotate(p0 - a);
         let mut theta1 = wrap(vector_bearing(m) - now);
@@ -198,8 +202,9 @@ fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal
         if theta2.abs() > 0.05 {
             steps.push(MoveStep::Wheel { pivot, angle: theta2 });
         }
-        if arrives(&steps) && (!arrives(&best) || cost(&steps) + 0.01 < cost(&best)) {
-            best = steps;
+        let way = planned(steps);
+        if arrives(&way.1) && (!arrives(&best.1) || way.1.spent + 0.01 < best.1.spent) {
+            best = way;
         }
     }
     best
@@ -288,8 +293,26 @@ fn slopes(s: &Situation, start: &[Footprint], end: &[Footprint]) -> (bool, bool)
     (up, down)
 }
 
+/// How much of a blocked charge path [`charge_path_finding`] works out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blockers {
+    /// Every unit in the way, each taken off a copy of the table in turn (the refusal names
+    /// them, and what else stops the move once they are gone).
+    Every,
+    /// Only the first: the charge is refused either way (6.5), so an automatic player weighing
+    /// many charges need not find the rest.
+    First,
+}
+
 /// 9.1, 9.7: the charge of `attacker` into contact with `target`, moving by the rule set's `rules`.
 pub fn charge_path(s: &Situation, attacker: usize, target: usize, rules: &MoveRules) -> ChargePath {
+    charge_path_finding(s, attacker, target, rules, Blockers::Every)
+}
+
+/// As [`charge_path`], finding every unit in the way or only the first (`blockers`). With a
+/// unit in the way the path always has a `problem` or an entry in `interpenetrates`, so the
+/// charge is refused whichever is asked.
+pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules: &MoveRules, blockers: Blockers) -> ChargePath {
     let zone = attack_zone(s, attacker, target);
     let a = s.unit(attacker);
     let start = a.footprints();
@@ -317,8 +340,7 @@ pub fn charge_path(s: &Situation, attacker: usize, target: usize, rules: &MoveRu
     }
     let standoff = obstacle_standoff(s, &face, x - half, x + half).map_or(TOUCH / 2.0, |d| d + TOUCH / 2.0);
     let contact = face.a + along * x + face.normal * standoff;
-    let steps = steps_to(s, rules, attacker, contact, face.normal, facing);
-    let bare = bare_plan(s, rules, attacker, &steps);
+    let (steps, bare) = steps_to(s, rules, attacker, contact, face.normal, facing);
     let stands = bare.stands.clone();
 
     // The same steps on the real table: 6.5, terrain and obstacles. A unit in the way is named
@@ -335,6 +357,9 @@ pub fn charge_path(s: &Situation, attacker: usize, target: usize, rules: &MoveRu
         match blocker {
             Some(k) if interpenetrates.len() < 16 => {
                 interpenetrates.push(s.unit(keep[k]).name.clone());
+                if blockers == Blockers::First {
+                    break report;
+                }
                 keep.remove(k);
                 table = Situation::new(s.table(), s.terrain().to_vec(), keep.iter().map(|&i| s.unit(i).clone()).collect());
             }

@@ -29,6 +29,9 @@ impl Aabb {
     pub fn grow(self, by: f32) -> Self {
         Aabb { min: self.min - Vec2::splat(by), max: self.max + Vec2::splat(by) }
     }
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.min.x <= p.x && p.x <= self.max.x && self.min.y <= p.y && p.y <= self.max.y
+    }
     pub fn overlaps(&self, o: &Aabb) -> bool {
         self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
     }

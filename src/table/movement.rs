@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
-use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, polyline_length, turn_about};
+use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, point_segment_distance, polyline_length, turn_about};
 use super::situation::{Feature, Outline, Situation, UnitInfo};
 use crate::picture::inside;
 use crate::scenario::model::{DisorderType, Formation, Terrain};
@@ -1016,17 +1016,27 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
     let corners: Vec<Vec2> = base.iter().flat_map(|f| f.corners()).collect();
     let mut near = Vec::new();
     s.grid.query(Aabb::of(&corners).grow(distance), |i| near.push(i));
+    let radius = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).fold(0.0, f32::max);
+    // Only stands within reach of some stand's track (its centre's straight line) can be met.
+    let shift = away * distance;
+    near.retain(|&i| {
+        let other = &s.stands[i];
+        other.unit != unit && base.iter().any(|f| point_segment_distance(other.footprint.centre, f.centre, f.centre + shift) <= radius + other.radius + TOUCH + 0.01)
+    });
     for k in 1..=n {
         let t = k as f32 / n as f32;
         let cur = motion.pose(&base, t);
         off_table |= cur.iter().any(|f| !s.on_table(f.centre));
+        let cur: Vec<(Vec2, [Vec2; 4])> = cur.iter().map(|f| (f.centre, f.corners())).collect();
         for &i in &near {
             let other = &s.stands[i];
             let name = &s.unit(other.unit).name;
-            if other.unit == unit || in_the_way.iter().any(|w| &w.unit == name) {
+            if in_the_way.iter().any(|w| &w.unit == name) {
                 continue;
             }
-            if cur.iter().any(|f| convex_overlap_depth(&f.corners(), &other.corners) > TOUCH) {
+            // Stands whose bounding circles are apart cannot overlap: no polygon test for them.
+            let apart = |centre: Vec2| centre.distance(other.footprint.centre) > radius + other.radius + TOUCH;
+            if cur.iter().any(|(centre, corners)| !apart(*centre) && convex_overlap_depth(corners, &other.corners) > TOUCH) {
                 in_the_way.push(InTheWay { unit: name.clone(), friendly: s.unit(other.unit).side == me.side, after: distance * t });
             }
         }

@@ -360,10 +360,10 @@ impl Situation {
                         .iter()
                         .filter_map(|&s| Some(StandInfo { footprint: *world.get::<Footprint>(s)?, figures: world.get::<Stand>(s)?.figures }))
                         .collect();
-                    // The gap is not kept on the entity: measure it (5.3, 5.4).
-                    let gaps: Vec<f32> = stands.windows(2).map(|w| w[0].footprint.distance(&w[1].footprint)).collect();
+                    // The gap is not kept on the entity: measure it (5.3, 5.4), only where there is one.
                     let spread = matches!(u.formation, Formation::Skirmish | Formation::LooseOrder | Formation::ExtendedLine | Formation::Dismounted);
-                    let gap = if !spread || gaps.is_empty() { 0.0 } else { gaps.iter().sum::<f32>() / gaps.len() as f32 };
+                    let gaps: Vec<f32> = if spread { stands.windows(2).map(|w| w[0].footprint.distance(&w[1].footprint)).collect() } else { Vec::new() };
+                    let gap = if gaps.is_empty() { 0.0 } else { gaps.iter().sum::<f32>() / gaps.len() as f32 };
                     let info = UnitInfo {
                         name: u.name.clone(),
                         side: u.side,
@@ -384,7 +384,7 @@ impl Situation {
         let battlefield = world.get_resource::<Battlefield>();
         // List units in scenario order, as `from_scenario` does, whatever order the world keeps.
         let order: Vec<&str> = battlefield.iter().flat_map(|b| &b.scenario.sides).flat_map(|s| &s.brigades).flat_map(|b| &b.units).map(|u| u.name.as_str()).collect();
-        found.sort_by_key(|(e, u)| (order.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
+        found.sort_by_cached_key(|(e, u)| (order.iter().position(|n| *n == u.name).unwrap_or(usize::MAX), *e));
         let (table, terrain) = match battlefield {
             Some(b) => (b.scenario.table, b.scenario.terrain.clone()),
             None => (Table { width: 0.0, depth: 0.0 }, Vec::new()),
@@ -475,7 +475,8 @@ impl Situation {
         self.features
             .iter()
             .filter_map(|f| match (&self.terrain[f.index], &f.outline) {
-                (Terrain::Hill { elevation, .. }, Outline::Area(poly)) if inside(poly, p) => Some(*elevation),
+                // Outside a hill's box (grown by a hair) the even-odd test cannot find it inside.
+                (Terrain::Hill { elevation, .. }, Outline::Area(poly)) if f.bbox.grow(0.01).contains(p) && inside(poly, p) => Some(*elevation),
                 _ => None,
             })
             .max()

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::rules::otp::bot::{Bot, with_turns};
+use crate::rules::simulate::in_order_on_every_core;
 use crate::rules::otp::charts::Charts;
 use crate::rules::otp::engine::{Action, Game};
 use crate::rules::otp::engine::report::SideSummary;
@@ -153,16 +154,20 @@ impl Balance {
     }
 }
 
-/// Play `games` seeded games of `scenario` from `first_seed` and sum them up; `progress` hears
-/// after each game how many are done.
+/// Play `games` seeded games of `scenario` from `first_seed`, one on each core, and sum them up
+/// (in seed order: the same table as one after another); `progress` hears after each game how
+/// many are done.
 pub fn balance(scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize)) -> Balance {
-    let played: Vec<Game1> = (0..games)
-        .map(|i| {
-            let g = play(scenario, first_seed.wrapping_add(i as u64), turns);
-            progress(i + 1);
-            g
-        })
-        .collect();
+    let mut played: Vec<Game1> = Vec::with_capacity(games);
+    in_order_on_every_core(
+        games,
+        |i| play(scenario, first_seed.wrapping_add(i as u64), turns),
+        |_, g| {
+            played.push(g);
+            progress(played.len());
+            true
+        },
+    );
     let turns = with_turns(scenario, turns).turn_limit.unwrap_or_default();
     Balance::tally(scenario, first_seed, turns, &played)
 }

@@ -64,9 +64,12 @@ impl Bot {
                     self.key = Some((g.turn(), chit));
                     self.handled.clear();
                 }
+                // The table as it stands, built once for every question below (the game does not
+                // change while the bot chooses).
+                let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
                 // 6.10: a bonus move won in this activation goes into another charge if one is worth it.
                 let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
-                if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, *e, name)) {
+                if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, *e, name)) {
                     return Some(a);
                 }
                 let units: Vec<(Entity, String)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.chit == chit)).map(|(e, u)| (e, u.name.clone())).collect();
@@ -78,7 +81,7 @@ impl Bot {
                         return Some(a);
                     }
                     self.handled.push(name.clone());
-                    if let Some(a) = charge(g, e, &name).or_else(|| fire(g, e, &name)).or_else(|| deploy(g, e, &name)).or_else(|| advance(g, e, &name)) {
+                    if let Some(a) = charge(g, &s, e, &name).or_else(|| fire(g, &s, e, &name)).or_else(|| deploy(g, &s, e, &name)).or_else(|| advance(g, &s, e, &name)) {
                         return Some(a);
                     }
                 }
@@ -137,20 +140,21 @@ pub const CHARGE_WIN: f64 = 0.6;
 /// 9.x: charge the enemy unit in reach with the best chance of closing and winning: a flank
 /// or rear attack (closing automatically, 9.1) the melee favours, or a front attack with an
 /// even chance or better to close and the exact melee odds in its favour.
-fn charge(g: &Game, e: Entity, name: &str) -> Option<Action> {
+fn charge(g: &Game, s: &Situation, e: Entity, name: &str) -> Option<Action> {
     let u = g.unit(e);
     let arm = ArmClass::from(u.arm);
     if arm == ArmClass::Artillery || g.has_marker(e) {
         return None;
     }
     let reach = if arm == ArmClass::Cavalry { g.charts().movement.cavalry_charge() } else { g.normal_move(e, u.formation) };
-    let s = Situation::from_world(g.world());
     let me = s.find(name).ok()?;
-    let best = (0..s.units().len())
-        .filter(|&i| s.unit(i).side != s.unit(me).side && unit_distance(&s, me, i) <= reach)
-        .filter_map(|i| {
-            let target = s.unit(i).name.clone();
-            let p = g.charge_preview(name, &target, ChargeOptions::default()).ok()?;
+    let targets: Vec<String> = (0..s.units().len()).filter(|&i| s.unit(i).side != s.unit(me).side && unit_distance(s, me, i) <= reach).map(|i| s.unit(i).name.clone()).collect();
+    let previews = g.charge_previews_if_allowed(name, &targets, ChargeOptions::default());
+    let best = targets
+        .into_iter()
+        .zip(previews)
+        .filter_map(|(target, p)| {
+            let p = p?;
             let closes = p.closure.probability;
             let wins = p.outcomes.attacker_wins;
             let worth = if p.closure.automatic { wins >= 0.5 } else { closes >= CHARGE_CLOSURE && wins >= CHARGE_WIN };
@@ -161,16 +165,15 @@ fn charge(g: &Game, e: Entity, name: &str) -> Option<Action> {
 }
 
 /// 8.1: fire at the nearest target the unit may fire on (most figures bearing among equals).
-fn fire(g: &Game, e: Entity, name: &str) -> Option<Action> {
+fn fire(g: &Game, s: &Situation, e: Entity, name: &str) -> Option<Action> {
     if !g.may_fire(e) {
         return None;
     }
-    let s = Situation::from_world(g.world());
     let me = s.find(name).ok()?;
     let gun = s.unit(me).gun().is_some();
     // Candidates as far as guns could reach from higher ground (7.3); the engine judges each.
     let extra_range = if gun { g.charts().fire.elevation_bonus.value } else { 0.0 };
-    let mut choices = targets(&s, me, FireOptions { rules: &FIRE, ball: gun, extra_range });
+    let mut choices = targets(s, me, FireOptions { rules: &FIRE, ball: gun, extra_range });
     choices.sort_by(|a, b| a.range.total_cmp(&b.range).then(b.figures.cmp(&a.figures)));
     choices.iter().take(3).find(|t| g.fire_preview(name, &t.name, None).is_ok()).map(|t| Action::fire(name, t.name.clone()))
 }
@@ -190,30 +193,28 @@ fn centre(stands: &[Footprint]) -> Vec2 {
 }
 
 /// 6.2, 3.3: a column within reach of the enemy forms line; limbered guns unlimber.
-fn deploy(g: &Game, e: Entity, name: &str) -> Option<Action> {
+fn deploy(g: &Game, s: &Situation, e: Entity, name: &str) -> Option<Action> {
     let u = g.unit(e);
     let to = match (u.formation, &u.arm) {
         (Formation::Column, Arm::Infantry | Arm::Cavalry) => Formation::Line,
         (Formation::Limbered, Arm::Artillery { .. }) => Formation::Unlimbered,
         _ => return None,
     };
-    let s = Situation::from_world(g.world());
-    let (_, d, _) = nearest_enemy(g, &s, s.find(name).ok()?)?;
+    let (_, d, _) = nearest_enemy(g, s, s.find(name).ok()?)?;
     (d <= DEPLOY_DISTANCE && g.check_formation(name, to).is_ok()).then(|| Action::ChangeFormation { unit: name.to_string(), formation: to })
 }
 
 /// 6.1, 6.3: toward the nearest enemy (to just inside the unit's own range, 2" for horse) or,
 /// with no enemy left, the nearest objective; forward or oblique, shortened until legal.
-fn advance(g: &Game, e: Entity, name: &str) -> Option<Action> {
+fn advance(g: &Game, s: &Situation, e: Entity, name: &str) -> Option<Action> {
     let u = g.unit(e);
     if u.formation == Formation::Unlimbered {
         return None;
     }
-    let s = Situation::from_world(g.world());
     let me = s.find(name).ok()?;
     let stands = s.unit(me).footprints();
     let front = centre(&stands);
-    let (goal, gap) = match nearest_enemy(g, &s, me) {
+    let (goal, gap) = match nearest_enemy(g, s, me) {
         Some((_, d, at)) => {
             let stop = if ArmClass::from(u.arm) == ArmClass::Cavalry { 2.0 } else { max_range(s.unit(me), 0.0).map_or(2.0, |r| (r - 1.0).max(1.5)) };
             (at, d - stop)
@@ -268,6 +269,37 @@ pub fn simulate_many(scenario: &Scenario, first_seed: u64, games: usize, turns: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // OTP 9.0, 9.1, 6.5: the automatic player's quick question about charges gives exactly the
+    // full preview whenever the charge is allowed, and `None` whenever it is refused, for every
+    // unit and enemy at every fifth action of two turns of Cowpens.
+    #[test]
+    fn quick_charge_previews_agree_with_the_full_ones() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/cowpens.ron");
+        let scenario = crate::scenario::load(&path).unwrap();
+        let mut game = Game::new(with_turns(&scenario, Some(2)), 1, Charts::embedded().clone());
+        let mut bot = Bot::new();
+        let (mut allowed, mut refused) = (0, 0);
+        for n in 0.. {
+            if n % 5 == 0 && matches!(game.phase(), Phase::Activation { .. }) {
+                let units: Vec<(usize, String)> = game.units().map(|(_, u)| (u.side, u.name.clone())).collect();
+                for (side, name) in &units {
+                    let targets: Vec<String> = units.iter().filter(|(s, _)| s != side).map(|(_, n)| n.clone()).collect();
+                    let quick = game.charge_previews_if_allowed(name, &targets, ChargeOptions::default());
+                    for (target, q) in targets.iter().zip(quick) {
+                        let full = game.charge_preview(name, target, ChargeOptions::default()).ok();
+                        let json = |p: &Option<crate::rules::otp::engine::charge::ChargePreview>| serde_json::to_string(p).unwrap();
+                        assert_eq!(json(&q), json(&full), "{name} on {target}");
+                        if full.is_some() { allowed += 1 } else { refused += 1 }
+                    }
+                }
+            }
+            if bot.step(&mut game).is_none() {
+                break;
+            }
+        }
+        assert!(allowed > 0 && refused > 0, "both kinds compared: {allowed} allowed, {refused} refused");
+    }
 
     // OTP 4.2–4.5, 8.x: the bot plays a whole teaching game with no refusal, and the same seed
     // gives the same log, byte for byte.

@@ -40,6 +40,9 @@
 //! refused to a unit with a Morale Marker (10.1), so charging cavalry, which always ends with
 //! one (6.9), never uses it.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use bevy::prelude::Entity;
 use serde::Serialize;
 
@@ -54,7 +57,7 @@ use crate::rules::otp::melee::{self, ChargeFacts, ClosureCheck, CvRoll, Melee, M
 use crate::scenario::model::{Arm, Formation, UnitType};
 use crate::scenario::spawn::{Stand, Unit};
 use crate::table::aspect::AttackZone;
-use crate::table::contact::{self, ChargePath};
+use crate::table::contact::{self, ChargePath, Blockers};
 use crate::table::footprint::Footprint;
 use crate::table::geom::EPS;
 use super::move_rules::OTP;
@@ -63,8 +66,19 @@ use crate::table::movement::{Allowance, MoveStep, plan_move};
 /// How far short of the defender a firefight's attacker stops (9.3), inches.
 const FIREFIGHT_GAP: f32 = 2.0;
 
+/// How much of a charge's declaration to work out, and on which table.
+#[derive(Clone, Copy)]
+enum Weighing<'t> {
+    /// All of it on a table of its own: a player's preview, the engine applying the charge.
+    Full,
+    /// The automatic player's question, asked of many charges on one `table` built once (when
+    /// the first charge gets as far as the table): a charge with a unit in the way is refused
+    /// on the first one found (contact::Blockers).
+    Quick(&'t OnceCell<MeleeTable>),
+}
+
 /// A charge judged before any die is thrown: everything the resolution needs.
-struct Declared {
+struct Declared<'t> {
     unit: Entity,
     target: Entity,
     permit: Permit,
@@ -78,7 +92,7 @@ struct Declared {
     fired_before: bool,
     options: ChargeOptions,
     /// The table as it was declared on.
-    table: MeleeTable,
+    table: Cow<'t, MeleeTable>,
 }
 
 /// What a charge would be, for a player or the bot to weigh: nothing rolled or changed.
@@ -118,7 +132,20 @@ impl Game {
     /// As [`Game::charge_preview`], asked now or as if the attacker's brigade had just been
     /// drawn (`otp melee` at set-up): the same declaration, the same refusals.
     pub fn charge_preview_when(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions) -> Result<ChargePreview, Refusal> {
-        let d = self.declare(asked, name, target, options)?;
+        self.preview_charge(asked, name, target, options, Weighing::Full)
+    }
+
+    /// For each of `targets`, the preview of `name`'s charge on it if allowed now, else `None`:
+    /// the same declaration as [`Game::charge_preview`], on one table built for them all, and a
+    /// charge with a unit in the way refused on the first one found, without the refusal's full
+    /// account (the automatic player weighs every charge in reach).
+    pub fn charge_previews_if_allowed(&self, name: &str, targets: &[String], options: ChargeOptions) -> Vec<Option<ChargePreview>> {
+        let table = OnceCell::new();
+        targets.iter().map(|target| self.preview_charge(Asked::Now, name, target, options, Weighing::Quick(&table)).ok()).collect()
+    }
+
+    fn preview_charge(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions, weighing: Weighing) -> Result<ChargePreview, Refusal> {
+        let d = self.declare(asked, name, target, options, weighing)?;
         let (a, t) = (d.path.attacker, d.path.target);
         let placed = d.table.with_stands(a, &d.path.stands);
         let defenders = self.defenders(&placed.situation, a, t);
@@ -133,7 +160,7 @@ impl Game {
     }
 
     /// 9.0, 9.1, 6.8, 6.9, 7.2, 7.5, 3.x: the charge judged, nothing rolled.
-    fn declare(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions) -> Result<Declared, Refusal> {
+    fn declare<'t>(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions, weighing: Weighing<'t>) -> Result<Declared<'t>, Refusal> {
         let unit = self.find_unit(name)?;
         let arm = self.arm(unit);
         if arm == ArmClass::Artillery {
@@ -152,10 +179,13 @@ impl Game {
         if self.unit_turn(target_unit).off_table || self.unit(target_unit).figures == 0 {
             return refuse("6.11", format!("{target} has left the table"));
         }
-        let table = MeleeTable::from_world(&self.world);
+        let (table, blockers) = match weighing {
+            Weighing::Full => (Cow::Owned(MeleeTable::from_world(&self.world)), Blockers::Every),
+            Weighing::Quick(table) => (Cow::Borrowed(table.get_or_init(|| MeleeTable::from_world(&self.world))), Blockers::First),
+        };
         let s = &table.situation;
         let (a, t) = (self.index(s, unit), self.index(s, target_unit));
-        let path = contact::charge_path(s, a, t, &OTP);
+        let path = contact::charge_path_finding(s, a, t, &OTP, blockers);
         let closure = melee::closure(&table, &self.charts, a, t, &path).map_err(|(rule, reason)| Refusal::otp(&rule, reason))?;
         if let Some(p) = &path.problem {
             return refuse(p.section, format!("{name}'s charge on {target}: {}", p.reason));
@@ -231,7 +261,7 @@ impl Game {
     }
 
     pub(super) fn charge(&mut self, action: &Action, name: &str, target: &str, options: ChargeOptions) -> Result<Report, Refusal> {
-        let d = self.declare(Asked::Now, name, target, options)?;
+        let d = self.declare(Asked::Now, name, target, options, Weighing::Full)?;
         // Judged legal: from here the dice roll and the world changes.
         let how = if d.special.is_some() { "special move to contact (6.8)" } else { "charge (6.9, 9.0)" };
         let mut report = Report::otp(self.turn(), action, format!("{name} declares a {how} on {target}"));
