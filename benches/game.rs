@@ -1,5 +1,6 @@
 //! Fire resolutions per second (preview + resolve of a fixed small-arms shot on the teaching
-//! table, OTP 8.1–8.16) and a whole automatic game of the largest scenario (Cowpens).
+//! table, OTP 8.1–8.16), a whole automatic game of the largest scenario (Cowpens), and a whole
+//! automatic game under each other rule set.
 //!
 //! `cargo bench --no-default-features --bench game` (needs `[[bench]] name = "game" harness = false`).
 
@@ -44,19 +45,53 @@ fn fire(c: &mut Criterion) {
     });
 }
 
+/// The pinned seeds of `tests/golden.rs::simulate_whole_games`, played in turn, so every sample
+/// plays the same games (issue 20: "same seeds, same games").
+const SEEDS: u64 = 8;
+
+fn scenario(name: &str) -> otp::scenario::model::Scenario {
+    let path = format!("{}/scenarios/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    otp::scenario::load(Path::new(&path)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
 fn game(c: &mut Criterion) {
-    let scenario = otp::scenario::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron"))).expect("cowpens loads");
+    let cowpens = scenario("cowpens");
     let mut group = c.benchmark_group("automatic game");
     group.sample_size(10);
     let mut seed = 0;
     group.bench_function("cowpens, whole game", |b| {
         b.iter(|| {
-            seed += 1;
-            black_box(simulate(&scenario, seed, None, None))
+            seed = seed % SEEDS + 1;
+            black_box(simulate(&cowpens, seed, None, None))
         })
     });
     group.finish();
 }
 
-criterion_group!(benches, fire, game);
+/// The same whole-game bench for every other rule set, through the registry (issue 20: every rule
+/// set that lands gets it): the AWI sets on Cowpens, the ACW sets on McPherson's Ridge.
+fn every_rule_set(c: &mut Criterion) {
+    use otp::rules::cite::RuleSetId;
+    let cases = [
+        (RuleSetId::Revolution, "cowpens"),
+        (RuleSetId::Purky, "cowpens"),
+        (RuleSetId::AcwQuick, "mcphersons_ridge"),
+        (RuleSetId::AcwOrders, "mcphersons_ridge"),
+    ];
+    let mut group = c.benchmark_group("automatic game");
+    group.sample_size(10);
+    for (rules, name) in cases {
+        let s = scenario(name);
+        let mut seed = 0;
+        group.bench_function(format!("{name} under {}, whole game", rules.key()), |b| {
+            b.iter(|| {
+                seed = seed % SEEDS + 1;
+                black_box(otp::rules::registry::simulate(rules, &s, seed, None, None).expect("plays"))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fire, game, every_rule_set);
 criterion_main!(benches);

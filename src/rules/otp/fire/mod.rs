@@ -16,6 +16,7 @@
 //! their provenance: fixed by the text, or reconstructed.
 
 mod apply;
+pub mod battle;
 pub mod cover;
 mod odds;
 mod plan;
