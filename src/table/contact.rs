@@ -282,9 +282,10 @@ fn slopes(s: &Situation, start: &[Footprint], end: &[Footprint]) -> (bool, bool)
     let (mut up, mut down) = (false, false);
     for (a, b) in start.iter().zip(end) {
         let n = (a.centre.distance(b.centre) / 0.25).ceil().max(1.0) as usize;
-        let mut level = s.ground_elevation(a.centre);
+        let hills = s.hills_in(Aabb::of(&[a.centre, b.centre]));
+        let mut level = s.ground_elevation_among(&hills, a.centre);
         for k in 1..=n {
-            let here = s.ground_elevation(a.centre.lerp(b.centre, k as f32 / n as f32));
+            let here = s.ground_elevation_among(&hills, a.centre.lerp(b.centre, k as f32 / n as f32));
             up |= here > level;
             down |= here < level;
             level = here;

@@ -511,13 +511,26 @@ impl<'a> Plan<'a> {
         if motion.rigid() {
             base.extend(self.carried.iter().flat_map(|(_, now, _)| now.iter().copied()));
         }
-        let n = (motion.travel(&base) / SWEEP_STEP).ceil().max(1.0) as usize;
-        let others = self.others_near(&base, motion.travel(&base) + 1.0);
+        let travel = motion.travel(&base);
+        let n = (travel / SWEEP_STEP).ceil().max(1.0) as usize;
+        let others = self.others_near(&base, travel + 1.0);
         // A unit already overlapping another at the start (a set-up slip) may move away from it.
         let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
-        let features: Vec<usize> = (0..self.s.features.len()).collect();
+        // No point of a stand goes farther than the motion's travel from where it starts (as for
+        // `others`): terrain whose box lies beyond that is never met, so it is never tested.
+        let corners: Vec<Vec2> = base.iter().flat_map(|f| f.corners()).collect();
+        let area = Aabb::of(&corners).grow(travel + 1.0);
+        let features: Vec<usize> = (0..self.s.features.len()).filter(|&f| self.s.features[f].bbox.overlaps(&area)).collect();
         // Terrain the unit is already in (a unit deployed in a town, 6.13) does not stop it leaving.
         let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f], &st.corners()))).collect();
+        // Each stand's own neighbours: no point of it goes farther than `travel` either.
+        let near_stand: Vec<Vec<usize>> = base
+            .iter()
+            .map(|f| {
+                let reach = travel + f.frontage.hypot(f.depth) / 2.0 + TOUCH;
+                others.iter().copied().filter(|&i| !ignore.contains(&i) && f.centre.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius).collect()
+            })
+            .collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
         let mut prev = base.clone();
         for k in 1..=n {
@@ -526,14 +539,14 @@ impl<'a> Plan<'a> {
             for (j, (a, b)) in prev.iter().zip(&cur).enumerate() {
                 // The swept hull lies within this circle: stands beyond it need no polygon test.
                 let (mid, reach) = ((a.centre + b.centre) / 2.0, a.centre.distance(b.centre) / 2.0 + a.frontage.hypot(a.depth) / 2.0);
-                let near: Vec<usize> = others.iter().copied().filter(|&i| !ignore.contains(&i) && mid.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius + TOUCH).collect();
-                let hit = if near.is_empty() {
+                let mut near = near_stand[j].iter().copied().filter(|&i| mid.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius + TOUCH).peekable();
+                let hit = if near.peek().is_none() {
                     None
                 } else {
                     let mut pts = a.corners().to_vec();
                     pts.extend(b.corners());
                     let hull = convex_hull(&pts);
-                    near.into_iter().find(|&i| convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH)
+                    near.find(|&i| convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH)
                 };
                 if let Some(i) = hit {
                     let who = &self.s.unit(self.s.stands[i].unit).name;
@@ -553,7 +566,7 @@ impl<'a> Plan<'a> {
                         crossed.push((*f, j));
                     }
                 }
-                self.on_road &= self.s.features.iter().any(|f| {
+                self.on_road &= features.iter().map(|&f| &self.s.features[f]).any(|f| {
                     matches!(self.s.terrain()[f.index], Terrain::Road { .. }) && matches!(&f.outline, Outline::Ribbon { path, half_width } if point_polyline_distance(b.centre, path) <= *half_width + EPS)
                 });
                 self.off_table |= !self.s.on_table(b.centre);

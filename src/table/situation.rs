@@ -472,15 +472,26 @@ impl Situation {
 
     /// Ground level at a point: the highest hill contour it lies in (0 off the hills).
     pub fn ground_elevation(&self, p: Vec2) -> u32 {
-        self.features
-            .iter()
-            .filter_map(|f| match (&self.terrain[f.index], &f.outline) {
-                // Outside a hill's box (grown by a hair) the even-odd test cannot find it inside.
-                (Terrain::Hill { elevation, .. }, Outline::Area(poly)) if f.bbox.grow(0.01).contains(p) && inside(poly, p) => Some(*elevation),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0)
+        self.features.iter().filter_map(|f| self.hill_level(f, p)).max().unwrap_or(0)
+    }
+
+    /// The hills whose boxes meet `area`: ground levels at points inside it need only these
+    /// (`ground_elevation_among`), for many points along a short way.
+    pub(crate) fn hills_in(&self, area: Aabb) -> Vec<usize> {
+        (0..self.features.len()).filter(|&i| matches!(self.terrain[self.features[i].index], Terrain::Hill { .. }) && self.features[i].bbox.grow(0.01).overlaps(&area)).collect()
+    }
+
+    /// Ground level at a point inside the area `hills` came from ([`Situation::hills_in`]).
+    pub(crate) fn ground_elevation_among(&self, hills: &[usize], p: Vec2) -> u32 {
+        hills.iter().filter_map(|&i| self.hill_level(&self.features[i], p)).max().unwrap_or(0)
+    }
+
+    fn hill_level(&self, f: &Feature, p: Vec2) -> Option<u32> {
+        match (&self.terrain[f.index], &f.outline) {
+            // Outside a hill's box (grown by a hair) the even-odd test cannot find it inside.
+            (Terrain::Hill { elevation, .. }, Outline::Area(poly)) if f.bbox.grow(0.01).contains(p) && inside(poly, p) => Some(*elevation),
+            _ => None,
+        }
     }
 
     /// Ground level under a unit: the highest under any of its stands.
