@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::arc::{Arc, FireMode};
 use super::aspect::{enfilades, unit_enfilades};
-use super::geom::convex_distance;
+use super::geom::{Aabb, convex_distance};
 pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
@@ -202,10 +202,18 @@ pub struct Eligible {
 pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut sc = Scratch::default();
     let mut out = Vec::new();
+    let mut near: Vec<usize> = Vec::new();
     for (f, fu) in s.units().iter().enumerate() {
         let Some(max) = (opts.rules.reach)(fu, opts.extra_range).filter(|_| (opts.rules.mode)(fu) != FireMode::None) else { continue };
         let (_, cf, rf) = s.spans[f];
-        for (t, tu) in s.units().iter().enumerate() {
+        // Only units with a stand within reach of the firer's circle can be in range: the grid
+        // finds them, and they are taken in the table's order as before.
+        near.clear();
+        s.grid.query(Aabb { min: cf, max: cf }.grow(rf + max + 1.0), |i| near.push(s.stands[i].unit));
+        near.sort_unstable();
+        near.dedup();
+        for &t in &near {
+            let tu = s.unit(t);
             let (_, ct, rt) = s.spans[t];
             // Rounding up (OTP 8.4) reaches up to an inch beyond the nominal range.
             if tu.side == fu.side || cf.distance(ct) - rf - rt > max + 1.0 {

@@ -116,10 +116,12 @@ pub fn convex_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
     if convex_overlap_depth(a, b) >= 0.0 {
         return 0.0;
     }
+    // Squared lengths, one root at the end: the root is monotonic and correctly rounded, so this
+    // is the same number as the least of the distances, for a fraction of the work.
     let one_way = |from: &[Vec2], to: &[Vec2]| {
-        from.iter().flat_map(|&p| edges(to).map(move |(c, d)| point_segment_distance(p, c, d))).fold(f32::INFINITY, f32::min)
+        from.iter().flat_map(|&p| edges(to).map(move |(c, d)| p.distance_squared(closest_on_segment(p, c, d)))).fold(f32::INFINITY, f32::min)
     };
-    one_way(a, b).min(one_way(b, a))
+    one_way(a, b).min(one_way(b, a)).sqrt()
 }
 
 /// Keeps the part of a convex polygon where `(x - origin) . normal >= 0` (Sutherland–Hodgman).
