@@ -710,6 +710,9 @@ fn acw_orders_checks(display: &str, dir: &Path) -> Vec<Check> {
         (game.action_count(), sealed, revealed, charged)
     });
     out.push(check("acw_orders_a_turn_written_revealed_and_charged", played.is_some_and(|(n, s, r, c)| n == 11 && s && r && c), || format!("(actions, sealed, revealed, charged) = {played:?}")));
+    out
+}
+
 /// Issue 17: Purky's AWI rules play Cowpens in the window through the engine interface alone.
 /// Two turns chosen by Purky's automatic player (initiative answers, moves, fire, melee) are
 /// sent as the mouse sends orders; the window's saved game is that game, state for state
@@ -724,6 +727,25 @@ fn purky_checks(display: &str, dir: &Path) -> Vec<Check> {
     let Ok(mut game) = otp::rules::registry::open(RuleSetId::Purky, cowpens, 3) else { return vec![check("purky_rules_play_cowpens_in_the_window", false, || "Purky does not open Cowpens".into())] };
     let mut bot = game.automatic();
     while game.sequence().turn < 3 {
+        let Some(a) = bot.next_action(game.as_ref()) else { break };
+        if game.apply(a).is_err() {
+            break;
+        }
+    }
+    let orders = ron::to_string(&game.actions()).unwrap_or_default();
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_SEED", "3"), ("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "Maryland Continentals")];
+    let args = ["play".to_string(), scenario.display().to_string(), "--rules".into(), "purky".into(), "--screenshot".into(), png.display().to_string()];
+    let _ = std::fs::remove_file(&png);
+    let ran = run_otp(display, &args, &env);
+    let mut out = vec![check("purky_rules_open_cowpens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("purky_rules_save_names_their_rule_set", text.contains("rules: Purky"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let same = otp::rules::registry::load_save(&text, "window-purky.ron").map(|g| (g.action_count(), g.snapshot() == game.snapshot()));
+    out.push(check("purky_rules_play_two_turns_of_cowpens_as_ordered", same.as_ref().is_ok_and(|&(n, s)| n == game.action_count() && n > 20 && s), || format!("{same:?} against {} actions", game.action_count())));
+    out
+}
+
 /// Issue 16: Cowpens under *Revolution* (`--rules revolution`): the automatic player's first
 /// turns, computed here through the engine, sent as the mouse sends orders; the window applies
 /// them all (SG9, SG10, SG21) and its save replays to the same game. The screenshot shows a
@@ -744,17 +766,6 @@ fn revolution_checks(display: &str, dir: &Path) -> Vec<Check> {
             break;
         }
     }
-    let orders = ron::to_string(&game.actions()).unwrap_or_default();
-    let commands = format!("save:{}", save.display());
-    let env = [("OTP_SEED", "3"), ("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "Maryland Continentals")];
-    let args = ["play".to_string(), scenario.display().to_string(), "--rules".into(), "purky".into(), "--screenshot".into(), png.display().to_string()];
-    let _ = std::fs::remove_file(&png);
-    let ran = run_otp(display, &args, &env);
-    let mut out = vec![check("purky_rules_open_cowpens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
-    let text = std::fs::read_to_string(&save).unwrap_or_default();
-    out.push(check("purky_rules_save_names_their_rule_set", text.contains("rules: Purky"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
-    let same = otp::rules::registry::load_save(&text, "window-purky.ron").map(|g| (g.action_count(), g.snapshot() == game.snapshot()));
-    out.push(check("purky_rules_play_two_turns_of_cowpens_as_ordered", same.as_ref().is_ok_and(|&(n, s)| n == game.action_count() && n > 20 && s), || format!("{same:?} against {} actions", game.action_count())));
     let actions = game.actions();
     let orders = ron::to_string(&actions).unwrap_or_default();
     let commands = format!("save:{}", save.display());
