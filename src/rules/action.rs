@@ -72,7 +72,7 @@ impl Action {
             Action::Fire { unit, target } | Action::Charge { unit, target } => vec![unit, target],
             Action::Move { unit, .. } | Action::ChangeFormation { unit, .. } | Action::JoinUnit { unit, .. } => vec![unit],
             Action::Otp(a) => otp_units_named(a),
-            Action::AcwOrders(a) => vec![a.unit()],
+            Action::AcwOrders(a) => a.units_named(),
             Action::Revolution(super::revolution::SgAction::Withdraw { unit, .. }) => vec![unit],
             _ => vec![],
         }

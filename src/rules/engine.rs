@@ -162,6 +162,13 @@ pub trait Engine: Send + Sync + 'static {
         let _ = unit;
         None
     }
+    /// Paths the rules have planned on the table and not yet resolved (a charge whose target is
+    /// named before it is made), with the points along each where something is due (where the
+    /// unit falls into disorder, where the defender volleys), for the window to draw. Empty by
+    /// default: a rule set that plans nothing ahead draws nothing.
+    fn planned_paths(&self) -> Vec<PlannedPath> {
+        Vec::new()
+    }
     /// How far the unit can go in one move from the formation it is in, by the rule set's
     /// chart (terrain aside), for the movement overlay; `None` if it cannot move at all.
     fn reach(&self, unit: Entity) -> Option<Reach> {
@@ -565,6 +572,34 @@ impl PlanState {
     pub fn refusal(&self) -> Option<&Refusal> {
         if let PlanState::Barred(r) = self { Some(r) } else { None }
     }
+}
+
+/// A path planned on the table ([`Engine::planned_paths`]): what goes where, and its marks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedPath {
+    /// One line: who goes where ("1st Tennessee charges 2nd Wisconsin").
+    pub label: String,
+    pub cite: String,
+    /// The side whose unit goes (an index of the scenario's sides), for its colour.
+    pub side: usize,
+    /// The path in table inches, from where the unit stands to where it would end.
+    pub points: Vec<bevy::math::Vec2>,
+    pub marks: Vec<PathMark>,
+}
+
+/// A point on a planned path where something is due, or the stretch it may fall in when a roll
+/// still to come decides it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathMark {
+    pub at: bevy::math::Vec2,
+    /// The far end of the stretch, when the point is not yet known.
+    pub until: Option<bevy::math::Vec2>,
+    /// A short tag on the table ("disorder", "volley").
+    pub label: String,
+    /// What it means, with its rule, for a tooltip or legend.
+    pub detail: String,
+    /// `Bad`: harm to the unit that goes (disorder, a volley at it); `Info`: a plain point.
+    pub tone: Tone,
 }
 
 /// How far a unit can go in one move, for the geometry of the movement overlay.

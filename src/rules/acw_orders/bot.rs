@@ -66,8 +66,14 @@ impl Automatic for Bot {
                 }
             }
             Phase::FirstFire(_) | Phase::MovingFire(_) => {
-                for &(_, me) in &mine {
+                for &(e, me) in &mine {
                     for (_, o) in enemies(me) {
+                        // OR15: breech-loaders and repeaters fire rapidly inside normal range,
+                        // where the die more is worth the risk to their ammunition.
+                        let near = game.find(&name(o)).ok().and_then(|t| game.shot_geometry(e, t).ok()).is_some_and(|(_, band)| band != super::combat::Band::Long);
+                        if near && let Some(a) = allowed(Action::AcwOrders(OrAction::RapidFire { unit: name(me), target: name(o) })) {
+                            return Some(a);
+                        }
                         if let Some(a) = allowed(Action::Fire { unit: name(me), target: name(o) }) {
                             return Some(a);
                         }

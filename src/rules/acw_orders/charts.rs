@@ -425,6 +425,7 @@ pub struct ChargeChart {
     pub falls_back_militia: Sourced<i32>,
     pub impact_volley_dice: Sourced<u32>,
     pub first_round_support_share: Sourced<f32>,
+    pub support_stands: Sourced<u32>,
     pub most_melee_rounds: Sourced<u32>,
 }
 

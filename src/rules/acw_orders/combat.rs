@@ -76,8 +76,31 @@ pub struct ShotPlan {
     pub on_guns: bool,
     /// Every die at or above this: low on ammunition (OR15).
     pub low_from: u8,
-    /// The target's flank the fire comes from, for its morale check (OR8).
-    pub zone: AttackZone,
+    /// The target's side the fire comes from, for its morale check (OR8).
+    pub from: Aspect,
+}
+
+/// The side of the target fire comes from (OR8 "hit by fire", OR14 flank DRM). The table's
+/// attack zone is judged on the whole firing unit: wholly behind the line drawn straight out
+/// along the target's front is the full flank, wholly directly behind it the rear. A firer
+/// partly round that line (the centre of at least one of its stands behind it, not all of it)
+/// fires on a partial flank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aspect {
+    Front,
+    PartialFlank,
+    FullFlank,
+    Rear,
+}
+
+/// Where the unit `a` fires on `b` from (see [`Aspect`]).
+pub fn fire_aspect(s: &Situation, a: usize, b: usize) -> Aspect {
+    match aspect::attack_zone(s, a, b) {
+        AttackZone::Rear => Aspect::Rear,
+        AttackZone::Flank => Aspect::FullFlank,
+        AttackZone::Front if s.unit(a).stands.iter().any(|st| aspect::behind_front(s.unit(b), st.footprint.centre)) => Aspect::PartialFlank,
+        AttackZone::Front => Aspect::Front,
+    }
 }
 
 impl ShotPlan {
@@ -91,6 +114,9 @@ impl ShotPlan {
 pub enum Volley {
     /// Fire combat in steps 4, 7 and 8.
     Fire,
+    /// Rapid fire by breech-loaders and repeaters (OR15): fire combat with a die more, and
+    /// ammunition running low from a lower face.
+    Rapid,
     /// A fixed number of dice (the charge volley, OR17/OR20: "2 dice").
     Dice(u32),
     /// A melee round (OR13, OR20): close range, melee DRMs and multipliers; supports' stands.
@@ -247,14 +273,17 @@ impl Game {
             Volley::Dice(n) => n as i32,
             _ if by_guns => CombatChart::dice_for(&c.gun_dice, o.stands()) as i32,
             Volley::Melee { support_stands } => CombatChart::dice_for(&c.small_arms_dice, o.stands() + support_stands) as i32,
-            Volley::Fire | Volley::Defensive { .. } => CombatChart::dice_for(&c.small_arms_dice, o.stands()) as i32,
+            Volley::Fire | Volley::Rapid | Volley::Defensive { .. } => CombatChart::dice_for(&c.small_arms_dice, o.stands()) as i32,
         };
-        if matches!(volley, Volley::Fire | Volley::Defensive { .. }) {
+        if matches!(volley, Volley::Fire | Volley::Rapid | Volley::Defensive { .. }) {
             match band {
                 Band::Close => die_mods.push(m(format!("{} range", band.name(by_guns)), c.close_die.value, "14", &c.close_die)),
                 Band::Long if !sharpshooter => die_mods.push(m("long range", c.long_die.value, "13", &c.long_die)),
                 _ => {}
             }
+        }
+        if volley == Volley::Rapid {
+            die_mods.push(m("rapid fire", c.rapid_fire_die.value, "15", &c.rapid_fire_die));
         }
         if o.low_ammo {
             die_mods.push(m("low on ammunition", c.low_ammo_die.value, "15", &c.low_ammo_die));
@@ -283,11 +312,12 @@ impl Game {
         if deep {
             drms.push(m("target in column, mounted or limbered", c.target_formed_deep.value, "14", &c.target_formed_deep));
         }
-        let zone = aspect::attack_zone(&s, a, b);
-        match zone {
-            AttackZone::Flank => drms.push(m("fire on the target's flank", c.flank_full.value, "14", &c.flank_full)),
-            AttackZone::Rear => drms.push(m("fire on the target's rear", c.flank_rear.value, "14", &c.flank_rear)),
-            AttackZone::Front => {}
+        let from = fire_aspect(&s, a, b);
+        match from {
+            Aspect::PartialFlank => drms.push(m("fire on the target's partial flank", c.flank_partial.value, "14", &c.flank_partial)),
+            Aspect::FullFlank => drms.push(m("fire on the target's full flank", c.flank_full.value, "14", &c.flank_full)),
+            Aspect::Rear => drms.push(m("fire on the target's rear", c.flank_rear.value, "14", &c.flank_rear)),
+            Aspect::Front => {}
         }
         if let Some(cover) = self.cover_drm(&s, b) {
             drms.push(cover);
@@ -304,8 +334,10 @@ impl Game {
             },
             _ => 1,
         };
-        let low_from = match weapon {
-            Some(AcwWeapon::Repeater) if !by_guns => c.rapid_low_from_repeaters.value.min(c.low_on_ammo_from.value),
+        // OR15: all 6s run any unit low; rapid fire all 5s and 6s (breech-loaders) or 4s, 5s
+        // and 6s (repeaters).
+        let low_from = match volley {
+            Volley::Rapid => self.rapid_low_from(e).unwrap_or(c.low_on_ammo_from.value),
             _ => c.low_on_ammo_from.value,
         };
         let _ = to;
@@ -323,7 +355,7 @@ impl Game {
             by_guns,
             on_guns,
             low_from,
-            zone,
+            from,
         })
     }
 
@@ -484,23 +516,46 @@ impl Game {
         }
     }
 
-    /// OR18, OR20: friendly infantry within `support_within` of the unit's left flank, right
-    /// flank or rear; how many of the three are covered.
-    pub fn supports(&self, e: Entity) -> u32 {
-        let Some(unit) = self.unit(e) else { return 0 };
+    /// OR18, OR20 (the reach reconstructed): the three places a unit is supported, in its own
+    /// frame: a strip `support_within` wide beyond its left end and one beyond its right end,
+    /// each as deep as the unit, and a strip as wide as its front behind its rear edge.
+    pub fn support_zones(&self, e: Entity) -> Vec<(&'static str, crate::table::footprint::Footprint)> {
+        let Some(unit) = self.unit(e) else { return Vec::new() };
         let s = self.situation();
-        let Ok(i) = s.find(&unit.name) else { return 0 };
-        let within = self.charts.charge.support_within.value;
+        let Ok(i) = s.find(&unit.name) else { return Vec::new() };
         let me = s.unit(i);
-        let Some(arc) = Arc::of_unit(me) else { return 0 };
+        let Some(arc) = Arc::of_unit(me) else { return Vec::new() };
+        let within = self.charts.charge.support_within.value;
         let fwd = crate::table::footprint::bearing_vector(arc.facing);
         let right = crate::table::footprint::bearing_vector(arc.facing + 90.0);
-        let depth = me.stands.iter().map(|st| st.footprint.depth).fold(0.0, f32::max).max(1.0);
-        let points = [arc.front_left - right * (within / 2.0) - fwd * (depth / 2.0), arc.front_right + right * (within / 2.0) - fwd * (depth / 2.0), (arc.front_left + arc.front_right) / 2.0 - fwd * (depth + within / 2.0)];
-        points
-            .iter()
-            .filter(|&&p| (0..s.units().len()).any(|f| f != i && s.unit(f).side == me.side && s.unit(f).arm == Arm::Infantry && s.unit(f).stands.iter().any(|st| crate::table::cover::distance_to_stand(&st.footprint, p) <= within / 2.0 + EPS)))
-            .count() as u32
+        let front = (arc.front_left + arc.front_right) / 2.0;
+        let width = arc.front_left.distance(arc.front_right);
+        // Front to rear, over every stand (a column is as deep as it is long).
+        let depth = me.stands.iter().flat_map(|st| st.footprint.corners()).map(|c| (front - c).dot(fwd)).fold(0.0, f32::max).max(EPS);
+        let strip = |centre, frontage, depth| crate::table::footprint::Footprint { centre, facing: arc.facing, frontage, depth };
+        vec![
+            ("left flank", strip(arc.front_left - right * (within / 2.0) - fwd * (depth / 2.0), within, depth)),
+            ("right flank", strip(arc.front_right + right * (within / 2.0) - fwd * (depth / 2.0), within, depth)),
+            ("rear", strip(front - fwd * (depth + within / 2.0), width, within)),
+        ]
+    }
+
+    /// OR18, OR20: which of the unit's left flank, right flank and rear are covered: a stand of
+    /// another friendly infantry unit, not routed, in that strip (touching it counts).
+    pub fn supported(&self, e: Entity) -> Vec<&'static str> {
+        let Some(unit) = self.unit(e) else { return Vec::new() };
+        let (side, name) = (unit.side, unit.name.clone());
+        let friends: Vec<crate::table::footprint::Footprint> = self
+            .live_units()
+            .filter(|(f, u)| u.side == side && u.name != name && u.arm == Arm::Infantry && self.or(*f).is_some_and(|o| o.morale != Morale::Routed))
+            .flat_map(|(_, u)| crate::scenario::spawn::unit_footprints(&self.world, u))
+            .collect();
+        self.support_zones(e).into_iter().filter(|(_, zone)| friends.iter().any(|f| f.distance(zone) <= EPS)).map(|(what, _)| what).collect()
+    }
+
+    /// OR18, OR20: how many of the three are covered.
+    pub fn supports(&self, e: Entity) -> u32 {
+        self.supported(e).len() as u32
     }
 
     /// OR18: each side's impact modifiers (BMP, MPM, formation, unique). `None` for a side that

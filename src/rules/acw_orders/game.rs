@@ -100,26 +100,40 @@ impl Order {
     }
 }
 
-/// The orders sheet's own words: writing an order (OR1). Its `Display` never says the order:
-/// the log, the undo button and every view keep it sealed until step 3.
+/// The orders sheet's own words: writing an order (OR1), and rapid fire with breech-loaders
+/// and repeaters (OR15). Writing's `Display` never says the order: the log, the undo button and
+/// every view keep it sealed until step 3.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum OrAction {
     WriteOrder { unit: String, order: Order },
     /// What a report says of a written order before step 3: the unit, not the order.
     Sealed { unit: String },
+    /// OR15: fire as `Fire` does, rapidly: a die more, and ammunition runs low on all 5s and 6s
+    /// (breech-loaders) or all 4s, 5s and 6s (repeaters).
+    RapidFire { unit: String, target: String },
 }
 
 impl OrAction {
     pub fn unit(&self) -> &str {
         match self {
-            OrAction::WriteOrder { unit, .. } | OrAction::Sealed { unit } => unit,
+            OrAction::WriteOrder { unit, .. } | OrAction::Sealed { unit } | OrAction::RapidFire { unit, .. } => unit,
+        }
+    }
+    /// The units it names: the one acting first, then its target.
+    pub fn units_named(&self) -> Vec<&str> {
+        match self {
+            OrAction::RapidFire { unit, target } => vec![unit, target],
+            other => vec![other.unit()],
         }
     }
 }
 
 impl fmt::Display for OrAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "write the order of {} (sealed until step 3)", self.unit())
+        match self {
+            OrAction::RapidFire { unit, target } => write!(f, "{unit} fires rapidly at {target}"),
+            other => write!(f, "write the order of {} (sealed until step 3)", other.unit()),
+        }
     }
 }
 
@@ -266,6 +280,8 @@ pub const STEPS: [(&str, &str); 10] = [
 pub struct Declared {
     pub firer: String,
     pub target: String,
+    /// Rapid fire (OR15).
+    pub rapid: bool,
 }
 
 /// A move the sheet allows: where the stands end and what it spent.
@@ -585,6 +601,59 @@ impl Game {
         self.charts.movement.bonus(arm).dice.get(ground)
     }
 
+    /// OR12: the least and the most the unit's bonus dice can throw on its ground (a half die:
+    /// a D6 halved, rounded up, so 1 to 3).
+    pub fn bonus_range(&self, e: Entity) -> (f32, f32) {
+        let dice = self.bonus_dice(e).unwrap_or(0.0);
+        let whole = dice.floor();
+        let half = dice - whole > EPS;
+        (whole + if half { 1.0 } else { 0.0 }, whole * 6.0 + if half { 3.0 } else { 0.0 })
+    }
+
+    /// OR16: inches along its charge where the unit falls into disorder, after its move `rate`
+    /// and a bonus roll of `bonus`: elite and veterans after the move and half the bonus; green
+    /// and militia throughout (0: from the start).
+    pub fn disorder_point(&self, e: Entity, rate: f32, bonus: f32) -> f32 {
+        match self.or(e) {
+            Some(o) if Game::steady(o.quality) => rate + bonus * self.charts.charge.steady_disorder_share.value,
+            _ => 0.0,
+        }
+    }
+
+    /// OR17: why the defender `t` has no defensive volley at the charger `attacker` (routed, no
+    /// weapon, it fired first at it, it volleyed at it already), as a phrase; `None`: it volleys.
+    pub fn no_volley(&self, t: Entity, attacker: &str) -> Option<String> {
+        let d = self.or(t)?;
+        if d.morale == Morale::Routed {
+            Some(" (it is routed)".into())
+        } else if self.ranges(t).is_none() {
+            Some(" (it has no weapon)".into())
+        } else if d.fired_first_at.iter().any(|n| n == attacker) {
+            Some(" (it fired first at it, FR)".into())
+        } else if d.volleyed_at.iter().any(|n| n == attacker) {
+            Some(" (it has volleyed at it this turn)".into())
+        } else {
+            None
+        }
+    }
+
+    /// OR17: the defensive volley point's inches a pip (half for elite and veterans) and its
+    /// net adjustment (-1" officer present, elite or works; +1" disordered, CH or forming; at
+    /// most 1" either way).
+    pub fn volley_terms(&self, t: Entity) -> (f32, f32) {
+        let cc = &self.charts.charge;
+        let Some(d) = self.or(t) else { return (cc.volley_pip_green.value, 0.0) };
+        let pip = if Game::steady(d.quality) { cc.volley_pip_steady.value } else { cc.volley_pip_green.value };
+        let mut adjust: f32 = 0.0;
+        if self.officer_present(t).is_some() || d.quality == AcwQuality::Elite || self.morale_mods(t, true).iter().any(|m| m.rule == "8" && m.name.contains("works")) {
+            adjust -= 1.0;
+        }
+        if d.disordered || matches!(d.order, Some(Order::CH | Order::FM)) {
+            adjust += 1.0;
+        }
+        (pip, adjust.clamp(-cc.volley_adjust_most.value, cc.volley_adjust_most.value))
+    }
+
     /// OR4: in step 3 a unit ordered to charge names its target: an enemy it can reach by the
     /// table's charge path within its move and bonus, one in its primary zone if any is there.
     pub fn check_charge(&self, name: &str, target: &str) -> Result<(Entity, Entity, ChargePath), Refusal> {
@@ -659,6 +728,34 @@ impl Game {
             return refuse("13", format!("{target} is a friend: fire is at an enemy"));
         }
         self.shot_geometry(e, t).map(|_| (e, t))
+    }
+
+    /// OR15: rapid fire is fire (every check of `check_fire`) by a unit with breech-loaders or
+    /// repeaters that is not already low on ammunition.
+    pub fn check_rapid_fire(&self, name: &str, target: &str) -> Result<(Entity, Entity), Refusal> {
+        let (e, t) = self.check_fire(name, target)?;
+        if self.rapid_low_from(e).is_none() {
+            let arm = self.weapon_of(e).filter(|_| !matches!(self.unit(e).map(|u| u.arm), Some(Arm::Artillery { .. })));
+            return refuse("15", format!("{name} fires {}: only breech-loaders and repeaters fire rapidly", arm.map_or_else(|| "guns".to_string(), |w| format!("{w:?}"))));
+        }
+        if self.or(e).is_some_and(|o| o.low_ammo) {
+            return refuse("15", format!("{name} is low on ammunition: it cannot fire rapidly until a replacement roll in step 2c"));
+        }
+        Ok((e, t))
+    }
+
+    /// OR15: the face from which every die runs a rapid-firing unit low on ammunition (5 for
+    /// breech-loading carbines, 4 for repeaters); `None` for a unit that cannot fire rapidly.
+    pub fn rapid_low_from(&self, e: Entity) -> Option<u8> {
+        if matches!(self.unit(e)?.arm, Arm::Artillery { .. }) {
+            return None;
+        }
+        let c = &self.charts.combat;
+        match self.weapon_of(e)? {
+            AcwWeapon::BreechLoadingCarbine => Some(c.rapid_low_from_breechloaders.value),
+            AcwWeapon::Repeater => Some(c.rapid_low_from_repeaters.value),
+            _ => None,
+        }
     }
 
     /// OR12: a move in step 7 by the movement table: M the full move, CH half if an enemy is
@@ -866,6 +963,7 @@ impl Game {
             Action::AcwOrders(OrAction::Sealed { .. }) => Err(Refusal::unruled(OR, "a sealed order is what the log shows; write the order itself")),
             Action::Charge { unit, target } => self.check_charge(unit, target).map(drop),
             Action::Fire { unit, target } => self.check_fire(unit, target).map(drop),
+            Action::AcwOrders(OrAction::RapidFire { unit, target }) => self.check_rapid_fire(unit, target).map(drop),
             Action::Move { unit, steps } => self.check_move(unit, steps).map(drop),
             Action::ChangeFormation { unit, formation } => self.check_formation(unit, *formation).map(drop),
             Action::MoveLeader { leader, to } => self.check_leader(leader, *to).map(drop),
@@ -903,7 +1001,14 @@ impl Game {
                 self.check_fire(unit, target)?;
                 let mut report = self.report(&action, format!("{unit} fires at {target} (OR6: resolved with the step's other fire)"));
                 report.outcome = format!("{unit}'s fire at {target} is declared; every fire of this step is thrown together when the step ends");
-                self.declared.push(Declared { firer: unit.clone(), target: target.clone() });
+                self.declared.push(Declared { firer: unit.clone(), target: target.clone(), rapid: false });
+                report
+            }
+            Action::AcwOrders(OrAction::RapidFire { unit, target }) => {
+                self.check_rapid_fire(unit, target)?;
+                let mut report = self.report(&action, format!("{unit} fires rapidly at {target} (OR15; OR6: resolved with the step's other fire)"));
+                report.outcome = format!("{unit}'s rapid fire at {target} is declared; every fire of this step is thrown together when the step ends");
+                self.declared.push(Declared { firer: unit.clone(), target: target.clone(), rapid: true });
                 report
             }
             Action::Move { unit, steps } => {

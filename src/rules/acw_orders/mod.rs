@@ -11,13 +11,15 @@
 //!
 //! Files: [`charts`] (the tables as data), [`game`] (the state, one check per action), [`steps`]
 //! (what `Next` resolves), [`combat`] (the numbers and exact odds of fire, morale and impact),
-//! [`moves`] (the movement rules the table applies), [`views`], [`save`], [`bot`].
+//! [`moves`] (the movement rules the table applies), [`plan`] (what a unit's order permits, the
+//! charges named and drawn ahead of step 6), [`views`], [`save`], [`bot`].
 
 pub mod bot;
 pub mod charts;
 pub mod combat;
 pub mod game;
 pub mod moves;
+pub mod plan;
 pub mod save;
 pub mod steps;
 pub mod views;
@@ -34,7 +36,7 @@ pub use game::{Game, OrAction, Order};
 
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow};
+use crate::rules::engine::{Aim, Automatic, Badge, Choice, Engine, Movement, PlannedPath, Preview, RangeBand, SequenceView, SheetRow, UnitPlan};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -96,6 +98,13 @@ impl Engine for Game {
     fn next_is_mechanical(&self) -> bool {
         self.acting_side().is_none()
     }
+    fn aim_of(&self, action: &Action) -> Option<Aim> {
+        match action {
+            Action::Fire { .. } | Action::AcwOrders(OrAction::RapidFire { .. }) => Some(Aim::Fire),
+            Action::Charge { .. } => Some(Aim::Charge),
+            _ => None,
+        }
+    }
     fn unit_choices(&self, unit: Entity) -> Vec<Choice> {
         self.unit_choices_now(unit)
     }
@@ -107,6 +116,12 @@ impl Engine for Game {
     }
     fn move_action(&self, unit: Entity, _kind: usize, steps: Vec<MoveStep>) -> Action {
         Action::Move { unit: self.unit(unit).map_or_else(String::new, |u| u.name.clone()), steps }
+    }
+    fn unit_plan(&self, unit: Entity) -> Option<UnitPlan> {
+        self.unit_plan_now(unit)
+    }
+    fn planned_paths(&self) -> Vec<PlannedPath> {
+        self.planned_charges()
     }
     fn sheet(&self, unit: Entity) -> Vec<SheetRow> {
         self.sheet_rows(unit)

@@ -29,7 +29,7 @@ struct Thrown {
     check: bool,
     by_guns: bool,
     on_guns: bool,
-    zone: crate::table::aspect::AttackZone,
+    from: super::combat::Aspect,
 }
 
 impl Game {
@@ -272,7 +272,7 @@ impl Game {
         if plan.halved || plan.multiplier > 1 {
             report.note("13", format!("{t}: casualties {}", if plan.halved { "halved for skirmishers (rounded down)".to_string() } else { format!("x{} in melee", plan.multiplier) }));
         }
-        Some(Thrown { firer, target, figures, check, by_guns: plan.by_guns, on_guns: plan.on_guns, zone: plan.zone })
+        Some(Thrown { firer, target, figures, check, by_guns: plan.by_guns, on_guns: plan.on_guns, from: plan.from })
     }
 
     /// Applies thrown volleys together (OR6), then the required morale checks (OR9).
@@ -324,10 +324,11 @@ impl Game {
                 gone.push(t.target);
                 continue;
             }
-            let flank = match t.zone {
-                crate::table::aspect::AttackZone::Flank => Some(Mod { name: "hit by fire on the full flank".into(), value: mc.hit_full_flank.value, rule: "8", source: mc.hit_full_flank.source.clone() }),
-                crate::table::aspect::AttackZone::Rear => Some(Mod { name: "hit by fire on the rear".into(), value: mc.hit_rear.value, rule: "8", source: mc.hit_rear.source.clone() }),
-                _ => None,
+            let flank = match t.from {
+                super::combat::Aspect::PartialFlank => Some(Mod { name: "hit by fire on a partial flank".into(), value: mc.hit_partial_flank.value, rule: "8", source: mc.hit_partial_flank.source.clone() }),
+                super::combat::Aspect::FullFlank => Some(Mod { name: "hit by fire on the full flank".into(), value: mc.hit_full_flank.value, rule: "8", source: mc.hit_full_flank.source.clone() }),
+                super::combat::Aspect::Rear => Some(Mod { name: "hit by fire on the rear".into(), value: mc.hit_rear.value, rule: "8", source: mc.hit_rear.source.clone() }),
+                super::combat::Aspect::Front => None,
             };
             if first {
                 need(t.target, "first casualty".into(), flank.clone());
@@ -391,7 +392,8 @@ impl Game {
                 let target = d.target.clone();
                 self.mark(f, |o| o.fired_first_at.push(target));
             }
-            thrown.extend(self.throw(f, t, Volley::Fire, "13", report));
+            let volley = if d.rapid { Volley::Rapid } else { Volley::Fire };
+            thrown.extend(self.throw(f, t, volley, if d.rapid { "15" } else { "13" }, report));
         }
         let before: Vec<(Entity, bevy::math::Vec2, String)> = self.units_in_order().into_iter().filter_map(|e| Some((e, self.centre(e)?, self.name(e)))).collect();
         let broken = self.apply_thrown(thrown, false, report);
@@ -548,12 +550,11 @@ impl Game {
             report.note("16", format!("{name}'s way to {target} is blocked: no charge"));
             return;
         }
-        let quality = self.or(e).map(|o| o.quality).expect("sheet");
         let (rate, _) = self.allowance(e).unwrap_or((0.0, String::new()));
         // OR16: the bonus roll and the disorder point.
         let bonus = self.bonus_roll(e, "16", report);
         let reach = rate + bonus;
-        let disorder_at = if Game::steady(quality) { rate + bonus * self.charts.charge.steady_disorder_share.value } else { 0.0 };
+        let disorder_at = self.disorder_point(e, rate, bonus);
         report.note("16", format!("{name} charges {target}: {} to contact; reach {} ({} move + {} bonus); disorder point {}", inches(path.distance), inches(reach), inches(rate), inches(bonus), if disorder_at > 0.0 { inches(disorder_at) } else { "from the start (green or militia)".into() }));
         let disordered = path.distance > disorder_at + EPS;
         if path.distance > reach + EPS {
@@ -731,21 +732,11 @@ impl Game {
     /// stops there (the attacker shaken, routed or destroyed).
     fn defensive_volley(&mut self, e: Entity, t: Entity, report: &mut Report) -> bool {
         let (name, target) = (self.name(e), self.name(t));
-        let Some(d) = self.or(t).cloned() else { return false };
-        if d.morale == Morale::Routed || d.fired_first_at.contains(&name) || d.volleyed_at.contains(&name) || self.ranges(t).is_none() {
-            report.note("17", format!("{target} has no defensive volley at {name}{}", if d.fired_first_at.contains(&name) { " (it fired first at it, FR)" } else { "" }));
+        if let Some(why) = self.no_volley(t, &name) {
+            report.note("17", format!("{target} has no defensive volley at {name}{why}"));
             return false;
         }
-        let cc = self.charts.charge.clone();
-        let pip = if Game::steady(d.quality) { cc.volley_pip_steady.value } else { cc.volley_pip_green.value };
-        let mut adjust: f32 = 0.0;
-        if self.officer_present(t).is_some() || d.quality == crate::scenario::model::AcwQuality::Elite || self.morale_mods(t, true).iter().any(|m| m.rule == "8" && m.name.contains("works")) {
-            adjust -= 1.0;
-        }
-        if d.disordered || matches!(d.order, Some(Order::CH | Order::FM)) {
-            adjust += 1.0;
-        }
-        let adjust = adjust.clamp(-cc.volley_adjust_most.value, cc.volley_adjust_most.value);
+        let (pip, adjust) = self.volley_terms(t);
         let die = self.dice.roll(DiceKind::D6);
         let point = (die.total as f32 * pip + adjust).max(0.0);
         report.die("17", format!("{target}'s defensive volley point: 1D6 x {}\" {:+}\"", pip, adjust), &die);
@@ -780,7 +771,7 @@ impl Game {
     }
 
     /// OR20 8: melee until one side is picked up; supports half in the first round.
-    fn melee(&mut self, e: Entity, t: Entity, report: &mut Report) {
+    pub(super) fn melee(&mut self, e: Entity, t: Entity, report: &mut Report) {
         let cc = self.charts.charge.clone();
         let most = cc.most_melee_rounds.value;
         for round in 1..=most {
@@ -791,7 +782,12 @@ impl Game {
             report.note("20", format!("melee round {round}: {} and {}", self.name(e), self.name(t)));
             let mut thrown = Vec::new();
             for (a, b) in [(e, t), (t, e)] {
-                let support_stands = (2.0 * self.supports(a) as f32 * share).floor() as u32;
+                // OR20: each flank or rear covered adds its stands' dice, half in the first round.
+                let covered = self.supported(a);
+                let support_stands = (cc.support_stands.value as f32 * covered.len() as f32 * share).floor() as u32;
+                if support_stands > 0 {
+                    report.note("20", format!("{} is supported on its {}: +{support_stands} stand(s)' dice{}", self.name(a), covered.join(", "), if round == 1 { " (half in the first round)" } else { "" }));
+                }
                 self.mark(a, |o| o.meleed = true);
                 thrown.extend(self.throw(a, b, Volley::Melee { support_stands }, "20", report));
             }

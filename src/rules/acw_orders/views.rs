@@ -125,10 +125,14 @@ impl Game {
             return Vec::new();
         }
         let (a, b) = (unit.name.clone(), other.name.clone());
-        vec![
-            Choice::judged(self, "Fire (thrown with the step's other fire)", Action::Fire { unit: a.clone(), target: b.clone() }, true).about(b.clone()),
-            Choice::judged(self, "Name as charge target (charged in step 6)", Action::Charge { unit: a, target: b.clone() }, true).about(b),
-        ]
+        let mut out = vec![Choice::judged(self, "Fire (thrown with the step's other fire)", Action::Fire { unit: a.clone(), target: b.clone() }, true).about(b.clone())];
+        // OR15: breech-loaders and repeaters may fire rapidly.
+        if let Some(from) = self.rapid_low_from(e) {
+            let rapid = Action::AcwOrders(OrAction::RapidFire { unit: a.clone(), target: b.clone() });
+            out.push(Choice::judged(self, "Rapid fire (a die more; low on ammunition on all dice at least a ".to_string() + &from.to_string() + ")", rapid, true).about(b.clone()).detail(format!("breech-loaders and repeaters may fire rapidly ({})", cite("15"))));
+        }
+        out.push(Choice::judged(self, "Name as charge target (charged in step 6)", Action::Charge { unit: a, target: b.clone() }, true).about(b));
+        out
     }
 
     pub(super) fn movement_now(&self, e: Entity) -> Option<Movement> {
@@ -224,20 +228,22 @@ impl Game {
     /// (each side's 2D6 + modifiers, over 36 x 36) and the defender's falls back odds.
     pub(super) fn preview_of(&self, action: &Action) -> Result<Option<Preview>, Refusal> {
         match action {
-            Action::Fire { unit, target } => {
-                let (e, t) = self.check_fire(unit, target)?;
-                let plan = self.shot_plan(e, t, Volley::Fire)?;
+            Action::Fire { unit, target } | Action::AcwOrders(OrAction::RapidFire { unit, target }) => {
+                let rapid = matches!(action, Action::AcwOrders(_));
+                let (e, t) = if rapid { self.check_rapid_fire(unit, target)? } else { self.check_fire(unit, target)? };
+                let plan = self.shot_plan(e, t, if rapid { Volley::Rapid } else { Volley::Fire })?;
+                let verb = if rapid { "fires rapidly at" } else { "fires at" };
                 let (odds, low) = self.shot_odds(&plan);
                 let mut facts = vec![Fact { text: format!("{} edge to edge: {} range", inches(plan.distance), plan.band.name(plan.by_guns)), rule: cite("13") }];
                 facts.push(Fact { text: format!("{} dice ({} by stands{})", plan.dice(), plan.base_dice, plan.die_mods.iter().map(|m| format!(", {} {:+}", m.name, m.value)).collect::<String>()), rule: cite("14") });
                 facts.push(Fact { text: format!("low on ammunition if every die shows {}+: {:.1}%", plan.low_from, 100.0 * low), rule: cite("15") });
                 let block = PreviewBlock {
-                    heading: format!("{unit} fires at {target}"),
+                    heading: format!("{unit} {verb} {target}"),
                     facts,
                     factors: plan.drms.iter().chain(plan.die_mods.iter()).map(factor).collect(),
                     odds: odds.into_iter().map(|(outcome, chance)| Odds { outcome, chance }).collect(),
                 };
-                Ok(Some(Preview { title: format!("{unit} fires at {target} (OR13-OR15)"), blocks: vec![block] }))
+                Ok(Some(Preview { title: format!("{unit} {verb} {target} (OR13-OR15)"), blocks: vec![block] }))
             }
             Action::Charge { unit, target } => {
                 let (e, t, path) = self.check_charge(unit, target)?;

@@ -13,6 +13,7 @@
 mod arcs;
 mod enfilade;
 mod movement;
+pub(crate) mod planned;
 pub(crate) mod scene;
 mod shapes;
 mod sight;

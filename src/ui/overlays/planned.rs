@@ -1,0 +1,158 @@
+//! Planned paths: what the rules have planned on the table and not yet resolved (a charge named
+//! before it is made), drawn as the engine gives them (`Engine::planned_paths`): the path as a
+//! dashed arrow in its side's colour, and each mark along it with its tag — a dot where the point
+//! is known, a thick bar over the stretch a roll still to come will place it in. The pointer over
+//! a mark shows what it means, with its rule. The window names no rule set: a rule set that plans
+//! nothing draws nothing.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::rules::engine::{PlannedPath, Tone};
+use crate::scenario::spawn::side_colour;
+use crate::ui::UiSet;
+use crate::ui::camera::View;
+use crate::ui::session::Session;
+
+/// The engine's planned paths, asked again only when the game changes.
+#[derive(Resource, Default)]
+pub(crate) struct Planned {
+    pub paths: Vec<PlannedPath>,
+    revision: Option<u64>,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Planned>().add_systems(PostUpdate, refresh).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
+}
+
+fn refresh(session: Option<Res<Session>>, mut planned: ResMut<Planned>) {
+    let Some(session) = session else {
+        if planned.revision.is_some() {
+            *planned = Planned::default();
+        }
+        return;
+    };
+    if planned.revision != Some(session.revision) {
+        planned.paths = session.engine().planned_paths();
+        planned.revision = Some(session.revision);
+    }
+}
+
+const SHADOW: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 10, 170);
+const BAD: egui::Color32 = egui::Color32::from_rgb(235, 80, 60);
+const INFO: egui::Color32 = egui::Color32::from_rgb(245, 225, 150);
+
+fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<Session>>, view: Res<View>) -> Result {
+    let Some(session) = session else { return Ok(()) };
+    if planned.paths.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let painter = egui::Painter::new(ctx.clone(), egui::LayerId::background(), view.rect);
+    let sides = &session.engine().scenario().sides;
+    let pointer = ctx.pointer_hover_pos().filter(|p| view.rect.contains(*p));
+    let font = egui::FontId::proportional(12.0);
+    let mut shapes = Vec::new();
+    let mut tags = Vec::new();
+    let mut hovered: Option<&str> = None;
+    for path in &planned.paths {
+        let rgb = sides.get(path.side).map_or([220, 220, 220], |s| side_colour(s, path.side));
+        let [r, g, b] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.35) as u8);
+        let colour = egui::Color32::from_rgb(r, g, b);
+        let points: Vec<egui::Pos2> = path.points.iter().map(|&p| view.to_screen(p)).collect();
+        if points.len() >= 2 {
+            shapes.extend(egui::Shape::dashed_line(&points, egui::Stroke::new(4.5, SHADOW), 10.0, 5.0));
+            shapes.extend(egui::Shape::dashed_line(&points, egui::Stroke::new(2.5, colour), 10.0, 5.0));
+            let (tip, before) = (points[points.len() - 1], points[points.len() - 2]);
+            let along = tip - before;
+            if along.length() > 1.0 {
+                let dir = along.normalized();
+                let side = egui::vec2(-dir.y, dir.x);
+                shapes.push(egui::Shape::convex_polygon(vec![tip, tip - dir * 12.0 + side * 6.0, tip - dir * 12.0 - side * 6.0], colour, egui::Stroke::new(1.0, SHADOW)));
+            }
+        }
+        for (i, mark) in path.marks.iter().enumerate() {
+            let tone = if mark.tone == Tone::Bad { BAD } else { INFO };
+            let at = view.to_screen(mark.at);
+            let near = match mark.until {
+                Some(until) => {
+                    let end = view.to_screen(until);
+                    shapes.push(egui::Shape::line_segment([at, end], egui::Stroke::new(9.0, SHADOW)));
+                    shapes.push(egui::Shape::line_segment([at, end], egui::Stroke::new(6.0, tone)));
+                    for p in [at, end] {
+                        shapes.push(egui::Shape::circle_filled(p, 3.5, tone));
+                    }
+                    pointer.is_some_and(|p| distance_to_segment(p, at, end) < 9.0)
+                }
+                None => {
+                    shapes.push(egui::Shape::circle_filled(at, 6.0, SHADOW));
+                    shapes.push(egui::Shape::circle_filled(at, 4.5, tone));
+                    pointer.is_some_and(|p| p.distance(at) < 9.0)
+                }
+            };
+            if near {
+                hovered = Some(&mark.detail);
+            }
+            // Tags alternate sides of the path, so marks close together stay readable.
+            let mid = mark.until.map_or(at, |u| at + (view.to_screen(u) - at) * 0.5);
+            let normal = points.windows(2).next().map_or(egui::vec2(0.0, -1.0), |w| {
+                let d = (w[1] - w[0]).normalized();
+                egui::vec2(-d.y, d.x)
+            });
+            let offset = normal * if i % 2 == 0 { 16.0 } else { -16.0 };
+            tags.push((mid + offset, mark.label.clone(), tone));
+        }
+        if let Some(&start) = points.first()
+            && pointer.is_some_and(|p| p.distance(start) < 9.0)
+        {
+            hovered = Some(&path.label);
+        }
+    }
+    painter.extend(shapes);
+    for (at, text, colour) in tags {
+        let galley = painter.layout_no_wrap(text, font.clone(), colour);
+        let rect = egui::Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand(2.0);
+        painter.rect_filled(rect, 3.0, SHADOW);
+        painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, colour);
+    }
+    if let (Some(text), Some(p)) = (hovered, pointer) {
+        let galley = painter.layout(text.to_string(), font, INFO, 320.0);
+        let rect = egui::Rect::from_min_size(p + egui::vec2(14.0, 14.0), galley.size()).expand(4.0);
+        painter.rect_filled(rect, 4.0, SHADOW);
+        painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, INFO);
+    }
+    Ok(())
+}
+
+/// Screen distance from `p` to the segment `a`–`b`.
+fn distance_to_segment(p: egui::Pos2, a: egui::Pos2, b: egui::Pos2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_sq() > 0.0 { ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0) } else { 0.0 };
+    p.distance(a + ab * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The window asks the engine once a change, and keeps what a rule set that plans nothing
+    // gives: nothing.
+    #[test]
+    fn paths_follow_the_game_and_a_rule_set_without_plans_draws_none() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .init_resource::<crate::ui::table_view::Selection>()
+            .init_resource::<View>()
+            .insert_resource(crate::ui::session::Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
+            .add_plugins(crate::ui::session::plugin)
+            .init_resource::<Planned>()
+            .add_systems(PostUpdate, refresh);
+        app.update();
+        app.world_mut().resource_mut::<Session>().autosave = None;
+        app.update();
+        let revision = app.world().resource::<Session>().revision;
+        assert_eq!(app.world().resource::<Planned>().revision, Some(revision));
+        assert!(app.world().resource::<Planned>().paths.is_empty(), "On to Philadelphia plans no path ahead");
+        assert!(distance_to_segment(egui::pos2(5.0, 3.0), egui::pos2(0.0, 0.0), egui::pos2(10.0, 0.0)) - 3.0 < 1e-4);
+    }
+}
