@@ -1,11 +1,14 @@
 //! The dice overlay: after every action whose report threw dice (fire, morale, closure, melee,
-//! commander casualties, special moves, rebuilds…), a panel over the table's lower right shows
+//! commander casualties, special moves, rebuilds…), a panel over a corner of the table shows
 //! the report in the order the action met it, grouped by step, each line with its rule:
 //! every die drawn as its face (D10 0–9, 2D10 as tens | units, averaging dice 2,3,3,4,4,5) after
 //! a short roll, the modifiers with their values, each chart read as a small table with the row
 //! and column read highlighted (the FIRE COMBAT chart's neighbourhood of the cell in full), the
 //! outcome in bold and the changes. It stays until closed (✖ or Esc) or the next report.
 //! The units the changes name get a pulsing ring on the table for 1.5 s.
+//! The panel takes the corner of the table that hides no unit (their stands and names), the
+//! units the report concerns least of all, nor the fire toolbar; it is made shorter (its lines
+//! scroll) before it covers one, and keeps its corner while that stays clear.
 //!
 //! Presets and settings (read at start):
 //! - `OTP_SHOW_REPORT=1`: show the overlay for the game's last report (`otp play SAVE.ron`);
@@ -19,7 +22,7 @@ use egui::{Color32, RichText};
 
 use super::camera::View;
 use super::session::{Applied, Session};
-use super::table_view::Troops;
+use super::table_view::{Troops, UnitLabelBoxes};
 use super::{RunOptions, UiSet, fonts_ready};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
@@ -160,6 +163,13 @@ pub(crate) struct DiceOverlay {
     still: bool,
     /// A step to scroll to (`OTP_SHOW_REPORT=melee`), for the first frames only.
     scroll_to: Option<(String, u8)>,
+    /// The units the report concerns (its action's and its changes'): never covered if it can
+    /// be helped.
+    concerned: Vec<String>,
+    /// The panel's whole height last frame had it not been cut short (0: not drawn yet).
+    natural: f32,
+    /// The corner it took (an index into `report_corners`): kept while it stays clear.
+    corner: Option<usize>,
 }
 
 impl DiceOverlay {
@@ -169,6 +179,10 @@ impl DiceOverlay {
         if report.dice.is_empty() {
             return;
         }
+        let mut concerned: Vec<String> = report.action.units_named().into_iter().map(|n| n.to_string()).collect();
+        concerned.extend(self.pulses.iter().filter(|n| !concerned.contains(n)).cloned().collect::<Vec<_>>());
+        self.concerned = concerned;
+        self.natural = 0.0;
         self.rows = overlay_rows(report, session.map(|s| s.engine()));
         self.report = Some(report.clone());
         self.opened_at = None;
@@ -373,7 +387,7 @@ fn rule_tag(ui: &mut egui::Ui, rules: RuleSetId, rule: &str) {
     }
 }
 
-fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>) -> Result {
+fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, troops: Res<Troops>, labels: Res<UnitLabelBoxes>) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(report) = o.report.clone() else { return Ok(()) };
     if !view.rect.is_positive() {
@@ -393,20 +407,22 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
         }
         _ => None,
     };
-    // Over the lower right of the table, above the pointer's status line; placed by its top
-    // left from last frame's size, so that a long report can use the table's whole height.
+    // In the corner of the table that hides no unit, the ones the report concerns least of all.
     let id = egui::Id::new("dice_overlay");
-    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(452.0, 300.0));
-    let at = egui::pos2(view.rect.right() - 10.0 - size.x, (view.rect.bottom() - 40.0 - size.y).max(view.rect.top() + 8.0));
-    egui::Area::new(id)
+    let width = report_width(view.rect);
+    let natural = if o.natural > 0.0 { o.natural } else { ctx.memory(|m| m.area_rect(id)).map_or(300.0, |r| r.height()) };
+    let clear = keep_clear(&ctx, &view, &troops, &labels, &o.concerned);
+    let (corner, rect) = place_report(view.rect, width, natural, &clear, o.corner);
+    o.corner = Some(corner);
+    let mut measured = None;
+    let shown = egui::Area::new(id)
         .fade_in(false)
         .order(egui::Order::Foreground)
-        .fixed_pos(at)
+        .fixed_pos(rect.min)
         .constrain_to(view.rect)
         .show(&ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(10.0).show(ui, |ui| {
-                // Narrower on a narrow table, to leave the fire toolbar its corner.
-                ui.set_width((view.rect.width() - 370.0).clamp(320.0, 430.0));
+                ui.set_width(width - 22.0);
                 ui.spacing_mut().item_spacing.y = 3.0;
                 ui.horizontal_top(|ui| {
                     let w = ui.available_width() - 34.0;
@@ -422,10 +438,9 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                     ui.label(RichText::new(&report.outcome).strong().size(15.0).color(HIGHLIGHT));
                 }
                 ui.separator();
-                let used = ui.min_rect().height();
-                let room = (view.rect.height() - used - 75.0).max(140.0);
-                // The area's room is last frame's size: ask for the height outright.
-                egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
+                // What is left of the corner's height for the lines (frame and margins: 24).
+                let room = (rect.height() - ui.min_rect().height() - 24.0).max(80.0);
+                let lines = egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
                     let mut die = 0;
                     for (k, row) in o.rows.iter().enumerate() {
                         match row {
@@ -490,12 +505,87 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                         }
                     }
                 });
+                measured = Some(lines.content_size.y - lines.inner_rect.height());
             });
         });
+    // How tall it would be uncut: what the lines hid below their scroll.
+    if let Some(hidden) = measured {
+        o.natural = shown.response.rect.height() + hidden.max(0.0);
+    }
     if close {
         o.close();
     }
     Ok(())
+}
+
+/// The report's width: narrower on a narrow table.
+fn report_width(table: egui::Rect) -> f32 {
+    (table.width() - 370.0).clamp(320.0, 430.0) + 22.0
+}
+
+/// What the report should not hide, each with its weight: every unit's stands and name (the
+/// units it concerns six times over), and the fire toolbar and a pinned target ten times.
+fn keep_clear(ctx: &egui::Context, view: &View, troops: &Troops, labels: &UnitLabelBoxes, concerned: &[String]) -> Vec<(egui::Rect, f32)> {
+    let mut out = unit_boxes(view, troops, labels, concerned);
+    for tool in ["fire_toolbar", "fire_choice"] {
+        if let Some(r) = ctx.memory(|m| m.area_rect(egui::Id::new(tool))) {
+            out.push((r, 10.0));
+        }
+    }
+    out
+}
+
+/// Each unit's stands and name on screen, weighted 6 for the units `concerned`, else 1.
+pub(crate) fn unit_boxes(view: &View, troops: &Troops, labels: &UnitLabelBoxes, concerned: &[String]) -> Vec<(egui::Rect, f32)> {
+    troops
+        .0
+        .iter()
+        .filter(|g| !g.stands.is_empty())
+        .map(|g| {
+            let stands = super::paint::screen_bounds(view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>()).expand(4.0);
+            let r = labels.0.get(&g.entity).map_or(stands, |l| stands.union(*l));
+            (r, if concerned.contains(&g.name) { 6.0 } else { 1.0 })
+        })
+        .collect()
+}
+
+/// The table's corners the report may take, in order of preference: the lower right above
+/// the pointer's status line, the upper right, the upper left, the lower left above the fire
+/// toolbar, then the middles of the top and bottom edges.
+fn report_corners(table: egui::Rect) -> [(egui::Align2, egui::Pos2); 6] {
+    [
+        (egui::Align2::RIGHT_BOTTOM, table.right_bottom() + egui::vec2(-10.0, -40.0)),
+        (egui::Align2::RIGHT_TOP, table.right_top() + egui::vec2(-10.0, 8.0)),
+        (egui::Align2::LEFT_TOP, table.left_top() + egui::vec2(10.0, 8.0)),
+        (egui::Align2::LEFT_BOTTOM, table.left_bottom() + egui::vec2(10.0, -70.0)),
+        (egui::Align2::CENTER_TOP, table.center_top() + egui::vec2(0.0, 8.0)),
+        (egui::Align2::CENTER_BOTTOM, table.center_bottom() + egui::vec2(0.0, -40.0)),
+    ]
+}
+
+/// Where the report goes on `table`: `width` wide and at most `natural` tall, in the first of
+/// `report_corners` (the one it had, `kept`, first) where it covers nothing in `keep_clear`, at
+/// the tallest of a few heights that allows one (its lines scroll when cut short); else, at its
+/// shortest, where the weighted area it covers is least. Returns the corner and the box.
+pub(crate) fn place_report(table: egui::Rect, width: f32, natural: f32, keep_clear: &[(egui::Rect, f32)], kept: Option<usize>) -> (usize, egui::Rect) {
+    let corners = report_corners(table);
+    let tallest = (table.height() - 48.0).max(160.0);
+    let shortest = natural.min(table.height() * 0.34).max(natural.min(160.0));
+    let heights = [tallest, table.height() * 0.6, table.height() * 0.45, 0.0].map(|h| natural.min(h).max(shortest));
+    let order: Vec<usize> = kept.into_iter().chain(0..corners.len()).collect();
+    let boxed = |i: usize, h: f32| {
+        let (pivot, at) = corners[i];
+        pivot.anchor_size(at, egui::vec2(width, h))
+    };
+    let area = |r: egui::Rect| if r.is_positive() { r.area() } else { 0.0 };
+    let covered = |r: egui::Rect| keep_clear.iter().map(|(k, w)| w * area(r.intersect(k.intersect(table)))).sum::<f32>();
+    for h in heights {
+        if let Some(&i) = order.iter().find(|&&i| covered(boxed(i, h)) == 0.0) {
+            return (i, boxed(i, h));
+        }
+    }
+    let i = order.iter().copied().min_by(|&a, &b| covered(boxed(a, shortest)).total_cmp(&covered(boxed(b, shortest)))).unwrap_or(0);
+    (i, boxed(i, shortest))
 }
 
 /// Rings around the units a report's changes name, widening and fading for 1.5 s.
@@ -707,5 +797,83 @@ mod tests {
         let mut r = report(1, Action::Next, "x");
         r.change("8.2", "2nd Maryland: 1 kill");
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string()], "a name inside a longer one named does not count");
+    }
+
+    /// Cowpens at Fit zoom in a window of `size` (the table between the turn panel, the
+    /// toolbar and the folded log), each unit's name placed as the table places it.
+    fn cowpens_at_fit(size: egui::Vec2) -> (View, Troops, UnitLabelBoxes) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron");
+        let scenario = crate::scenario::load(std::path::Path::new(path)).expect("cowpens");
+        let (w, d) = (scenario.table.width, scenario.table.depth);
+        let engine = crate::rules::registry::open(RuleSetId::Otp, scenario, 1).expect("opens");
+        let world = engine.world();
+        let mut troops = Troops::default();
+        for (e, u) in world.try_query::<(Entity, &crate::scenario::spawn::Unit)>().expect("units").iter(world) {
+            let stands = u.stands.iter().filter_map(|&s| world.get::<crate::table::footprint::Footprint>(s).copied()).collect();
+            troops.0.push(super::super::table_view::UnitGeom { entity: e, name: u.name.clone(), stands });
+        }
+        let mut view = View { rect: egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(size.x, size.y - 36.0)), ..View::default() };
+        view.fit(w, d);
+        let mut taken = super::super::paint::Taken::default();
+        let mut asks = Vec::new();
+        for g in &troops.0 {
+            let r = super::super::paint::screen_bounds(&view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>());
+            taken.add(r);
+            let px = super::super::paint::label_px(crate::picture::LabelKind::Unit, 0.5, view.ppi);
+            let text = format!("{} (10)", g.name);
+            let size = egui::vec2(crate::picture::label_width(&text, px) + 8.0, px + 6.0);
+            asks.push(super::super::paint::ScreenLabel { anchor: r.center_top() - egui::vec2(0.0, size.y), size, prefer: egui::vec2(0.0, -1.0), previous: None });
+        }
+        let placed = super::super::paint::place(&asks, &mut taken, view.rect);
+        let labels = UnitLabelBoxes(troops.0.iter().zip(placed).map(|(g, (r, _))| (g.entity, r)).collect());
+        (view, troops, labels)
+    }
+
+    // Issue 13: the dice window covered part of the table at 1280x800. A fire report (about
+    // 500 points tall with its chart) on Cowpens at Fit zoom, the firer and target being units
+    // in the lower right, where the panel used to sit: it hides no unit, no name and not the
+    // fire toolbar, and it is not cut to nothing.
+    #[test]
+    fn the_report_hides_no_unit_at_fit_zoom() {
+        for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 640.0)] {
+            let (view, troops, labels) = cowpens_at_fit(size);
+            let concerned = ["British Legion Dragoons".to_string(), "1st Bn, 71st Highlanders".to_string()];
+            let mut clear = unit_boxes(&view, &troops, &labels, &concerned);
+            assert_eq!(clear.iter().filter(|(_, w)| *w > 1.0).count(), 2, "both units concerned are on the table");
+            let bar = egui::Rect::from_min_size(view.rect.left_bottom() + egui::vec2(8.0, -122.0), egui::vec2(330.0, 60.0));
+            clear.push((bar, 10.0));
+            let width = report_width(view.rect);
+            let natural = 500.0;
+            // Where it used to go: the lower right, over units.
+            let old = egui::Align2::RIGHT_BOTTOM.anchor_size(view.rect.right_bottom() + egui::vec2(-10.0, -40.0), egui::vec2(width, natural));
+            let (_, r) = place_report(view.rect, width, natural, &clear, None);
+            let hidden: Vec<&String> = troops.0.iter().zip(unit_boxes(&view, &troops, &labels, &[])).filter(|(_, (b, _))| b.intersects(r)).map(|(g, _)| &g.name).collect();
+            if size.x == 1280.0 {
+                assert!(clear.iter().any(|(b, _)| b.intersects(old)), "the old place covered a unit: the case tests something");
+                assert!(hidden.is_empty() && !r.intersects(bar), "{size:?}: {r:?} hides {hidden:?}");
+                assert!(view.rect.contains_rect(r) && r.height() >= 0.34 * view.rect.height() - 1.0 && r.width() >= 340.0, "{size:?}: {r:?}");
+            } else {
+                // At 1024x640 the table is crowded: the panel may cover others, never the two.
+                let concerned_hidden = hidden.iter().any(|n| concerned.contains(n));
+                assert!(!concerned_hidden && !r.intersects(bar) && view.rect.contains_rect(r), "{size:?}: {r:?} hides {hidden:?}");
+            }
+        }
+    }
+
+    // The panel keeps the corner it had while that stays clear, though an earlier one is clear
+    // too; it moves when a unit comes under it, and is cut shorter before it covers one.
+    #[test]
+    fn the_report_keeps_its_corner_and_shortens_before_it_covers() {
+        let table = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(1280.0, 764.0));
+        let (first, r) = place_report(table, 430.0, 400.0, &[], None);
+        assert_eq!((first, r.right(), r.height()), (0, 1270.0, 400.0), "lower right when nothing is in the way");
+        assert_eq!(place_report(table, 430.0, 400.0, &[], Some(2)).0, 2, "a kept corner stays");
+        let unit = (egui::Rect::from_min_size(egui::pos2(300.0, 60.0), egui::vec2(60.0, 20.0)), 1.0);
+        assert_ne!(place_report(table, 430.0, 400.0, &[unit], Some(2)).0, 2, "a unit under it moves it");
+        // Units low in every corner: a shorter panel at the top fits between them.
+        let low = |x: f32| (egui::Rect::from_min_size(egui::pos2(x, 420.0), egui::vec2(40.0, 20.0)), 1.0);
+        let units = [low(290.0), low(640.0), low(760.0), low(1220.0)];
+        let (_, r) = place_report(table, 430.0, 600.0, &units, None);
+        assert!(units.iter().all(|(u, _)| !u.intersects(r)) && r.top() < 100.0 && r.height() >= 240.0, "{r:?}");
     }
 }
