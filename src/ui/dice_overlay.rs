@@ -1,14 +1,11 @@
 //! The dice overlay: after every action whose report threw dice (fire, morale, closure, melee,
-//! commander casualties, special moves, rebuilds…), a panel over a corner of the table shows
+//! commander casualties, special moves, rebuilds…), a panel over the table's lower right shows
 //! the report in the order the action met it, grouped by step, each line with its rule:
 //! every die drawn as its face (D10 0–9, 2D10 as tens | units, averaging dice 2,3,3,4,4,5) after
 //! a short roll, the modifiers with their values, each chart read as a small table with the row
 //! and column read highlighted (the FIRE COMBAT chart's neighbourhood of the cell in full), the
 //! outcome in bold and the changes. It stays until closed (✖ or Esc) or the next report.
 //! The units the changes name get a pulsing ring on the table for 1.5 s.
-//! The panel takes the corner of the table that hides no unit (their stands and names), the
-//! units the report concerns least of all, nor the fire toolbar; it is made shorter (its lines
-//! scroll) before it covers one, and keeps its corner while that stays clear.
 //!
 //! Presets and settings (read at start):
 //! - `OTP_SHOW_REPORT=1`: show the overlay for the game's last report (`otp play SAVE.ron`);
@@ -22,7 +19,7 @@ use egui::{Color32, RichText};
 
 use super::camera::View;
 use super::session::{Applied, Session};
-use super::table_view::{Troops, UnitLabelBoxes};
+use super::table_view::Troops;
 use super::{RunOptions, UiSet, fonts_ready};
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
@@ -163,13 +160,6 @@ pub(crate) struct DiceOverlay {
     still: bool,
     /// A step to scroll to (`OTP_SHOW_REPORT=melee`), for the first frames only.
     scroll_to: Option<(String, u8)>,
-    /// The units the report concerns (its action's and its changes'): never covered if it can
-    /// be helped.
-    concerned: Vec<String>,
-    /// The panel's whole height last frame had it not been cut short (0: not drawn yet).
-    natural: f32,
-    /// Where it went: kept while it stays clear.
-    spot: Option<Spot>,
 }
 
 impl DiceOverlay {
@@ -179,10 +169,6 @@ impl DiceOverlay {
         if report.dice.is_empty() {
             return;
         }
-        let mut concerned: Vec<String> = report.action.units_named().into_iter().map(|n| n.to_string()).collect();
-        concerned.extend(self.pulses.iter().filter(|n| !concerned.contains(n)).cloned().collect::<Vec<_>>());
-        self.concerned = concerned;
-        self.natural = 0.0;
         self.rows = overlay_rows(report, session.map(|s| s.engine()));
         self.report = Some(report.clone());
         self.opened_at = None;
@@ -387,7 +373,7 @@ fn rule_tag(ui: &mut egui::Ui, rules: RuleSetId, rule: &str) {
     }
 }
 
-fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, troops: Res<Troops>, labels: Res<UnitLabelBoxes>) -> Result {
+fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(report) = o.report.clone() else { return Ok(()) };
     if !view.rect.is_positive() {
@@ -407,22 +393,20 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
         }
         _ => None,
     };
-    // In the corner of the table that hides no unit, the ones the report concerns least of all.
+    // Over the lower right of the table, above the pointer's status line; placed by its top
+    // left from last frame's size, so that a long report can use the table's whole height.
     let id = egui::Id::new("dice_overlay");
-    let width = report_width(view.rect);
-    let natural = if o.natural > 0.0 { o.natural } else { ctx.memory(|m| m.area_rect(id)).map_or(300.0, |r| r.height()) };
-    let clear = keep_clear(&ctx, &view, &troops, &labels, &o.concerned);
-    let (spot, rect) = place_report(view.rect, width, natural, &clear, o.spot);
-    o.spot = Some(spot);
-    let mut measured = None;
-    let shown = egui::Area::new(id)
+    let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(452.0, 300.0));
+    let at = egui::pos2(view.rect.right() - 10.0 - size.x, (view.rect.bottom() - 40.0 - size.y).max(view.rect.top() + 8.0));
+    egui::Area::new(id)
         .fade_in(false)
         .order(egui::Order::Foreground)
-        .fixed_pos(rect.min)
+        .fixed_pos(at)
         .constrain_to(view.rect)
         .show(&ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(10.0).show(ui, |ui| {
-                ui.set_width(rect.width() - 22.0);
+                // Narrower on a narrow table, to leave the fire toolbar its corner.
+                ui.set_width((view.rect.width() - 370.0).clamp(320.0, 430.0));
                 ui.spacing_mut().item_spacing.y = 3.0;
                 ui.horizontal_top(|ui| {
                     let w = ui.available_width() - 34.0;
@@ -438,9 +422,10 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                     ui.label(RichText::new(&report.outcome).strong().size(15.0).color(HIGHLIGHT));
                 }
                 ui.separator();
-                // What is left of the corner's height for the lines (frame and margins: 24).
-                let room = (rect.height() - ui.min_rect().height() - 24.0).max(80.0);
-                let lines = egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
+                let used = ui.min_rect().height();
+                let room = (view.rect.height() - used - 75.0).max(140.0);
+                // The area's room is last frame's size: ask for the height outright.
+                egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
                     let mut die = 0;
                     for (k, row) in o.rows.iter().enumerate() {
                         match row {
@@ -505,127 +490,12 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                         }
                     }
                 });
-                measured = Some(lines.content_size.y - lines.inner_rect.height());
             });
         });
-    // How tall it would be uncut: what the lines hid below their scroll.
-    if let Some(hidden) = measured {
-        o.natural = shown.response.rect.height() + hidden.max(0.0);
-    }
     if close {
         o.close();
     }
     Ok(())
-}
-
-/// The report's width: narrower on a narrow table.
-fn report_width(table: egui::Rect) -> f32 {
-    (table.width() - 370.0).clamp(320.0, 430.0) + 22.0
-}
-
-/// What the report should not hide, each with its weight: every unit's stands and name (the
-/// units it concerns six times over), and the fire toolbar and a pinned target ten times.
-fn keep_clear(ctx: &egui::Context, view: &View, troops: &Troops, labels: &UnitLabelBoxes, concerned: &[String]) -> Vec<(egui::Rect, f32)> {
-    let mut out = unit_boxes(view, troops, labels, concerned);
-    for tool in ["fire_toolbar", "fire_choice"] {
-        if let Some(r) = ctx.memory(|m| m.area_rect(egui::Id::new(tool))) {
-            out.push((r, 10.0));
-        }
-    }
-    out
-}
-
-/// Each unit's stands and name on screen, weighted 6 for the units `concerned`, else 1.
-pub(crate) fn unit_boxes(view: &View, troops: &Troops, labels: &UnitLabelBoxes, concerned: &[String]) -> Vec<(egui::Rect, f32)> {
-    troops
-        .0
-        .iter()
-        .filter(|g| !g.stands.is_empty())
-        .map(|g| {
-            let stands = super::paint::screen_bounds(view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>()).expand(4.0);
-            let r = labels.0.get(&g.entity).map_or(stands, |l| stands.union(*l));
-            (r, if concerned.contains(&g.name) { 6.0 } else { 1.0 })
-        })
-        .collect()
-}
-
-/// A place for the report: the point it hangs from, the corner of it that hangs there, and
-/// its width.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Spot {
-    pivot: egui::Align2,
-    at: egui::Pos2,
-    width: f32,
-}
-
-impl Spot {
-    fn rect(self, height: f32) -> egui::Rect {
-        self.pivot.anchor_size(self.at, egui::vec2(self.width, height))
-    }
-}
-
-/// The narrowest the report is made to find a clear spot.
-const NARROW: f32 = 340.0;
-
-/// The places the report may take, in order of preference: the table's corners (the lower
-/// right above the pointer's status line, the upper right, the upper left, the lower left above
-/// the fire toolbar, the middles of the top and bottom edges), then the same narrower, then
-/// anywhere on the table, narrow, from the top down.
-fn report_spots(table: egui::Rect, width: f32) -> Vec<Spot> {
-    let corners = [
-        (egui::Align2::RIGHT_BOTTOM, table.right_bottom() + egui::vec2(-10.0, -40.0)),
-        (egui::Align2::RIGHT_TOP, table.right_top() + egui::vec2(-10.0, 8.0)),
-        (egui::Align2::LEFT_TOP, table.left_top() + egui::vec2(10.0, 8.0)),
-        (egui::Align2::LEFT_BOTTOM, table.left_bottom() + egui::vec2(10.0, -70.0)),
-        (egui::Align2::CENTER_TOP, table.center_top() + egui::vec2(0.0, 8.0)),
-        (egui::Align2::CENTER_BOTTOM, table.center_bottom() + egui::vec2(0.0, -40.0)),
-    ];
-    let narrow = width.min(NARROW);
-    let mut out: Vec<Spot> = corners.iter().map(|&(pivot, at)| Spot { pivot, at, width }).collect();
-    if narrow < width {
-        out.extend(corners.iter().map(|&(pivot, at)| Spot { pivot, at, width: narrow }));
-    }
-    let mut y = table.top() + 8.0;
-    while y < table.bottom() - 40.0 {
-        let mut x = table.left() + 10.0;
-        while x + narrow <= table.right() - 10.0 {
-            out.push(Spot { pivot: egui::Align2::LEFT_TOP, at: egui::pos2(x, y), width: narrow });
-            x += 20.0;
-        }
-        out.push(Spot { pivot: egui::Align2::RIGHT_TOP, at: egui::pos2(table.right() - 10.0, y), width: narrow });
-        y += 20.0;
-    }
-    out
-}
-
-/// Where the report goes on `table`: `width` wide (or narrower) and at most `natural` tall, at
-/// the first of `report_spots` (the one it had, `kept`, first) where it lies on the table and
-/// covers nothing in `keep_clear`, at the tallest of a few heights that allows one (its lines
-/// scroll when cut short); else, at its shortest, where the weighted area it covers is least
-/// (a corner if one is as good).
-pub(crate) fn place_report(table: egui::Rect, width: f32, natural: f32, keep_clear: &[(egui::Rect, f32)], kept: Option<Spot>) -> (Spot, egui::Rect) {
-    let spots = report_spots(table, width);
-    let tallest = (table.height() - 48.0).max(160.0);
-    let shortest = natural.min(table.height() * 0.34).max(natural.min(160.0));
-    let heights = [tallest, table.height() * 0.6, table.height() * 0.45, 0.0].map(|h| natural.min(h).max(shortest));
-    let area = |r: egui::Rect| if r.is_positive() { r.area() } else { 0.0 };
-    let covered = |r: egui::Rect| keep_clear.iter().map(|(k, w)| w * area(r.intersect(k.intersect(table)))).sum::<f32>();
-    let on_table = table.expand(1.0);
-    let kept = kept.filter(|k| k.width <= width + 0.5);
-    for h in heights {
-        for s in kept.iter().chain(&spots) {
-            let r = s.rect(h);
-            if on_table.contains_rect(r) && covered(r) == 0.0 {
-                return (*s, r);
-            }
-        }
-    }
-    let cost = |s: &Spot| {
-        let r = s.rect(shortest);
-        if on_table.contains_rect(r) { covered(r) } else { f32::INFINITY }
-    };
-    let best = spots.iter().copied().min_by(|a, b| cost(a).total_cmp(&cost(b))).unwrap_or(spots[0]);
-    (best, best.rect(shortest))
 }
 
 /// Rings around the units a report's changes name, widening and fading for 1.5 s.
@@ -837,93 +707,5 @@ mod tests {
         let mut r = report(1, Action::Next, "x");
         r.change("8.2", "2nd Maryland: 1 kill");
         assert_eq!(units_named(&r, &names), vec!["2nd Maryland".to_string()], "a name inside a longer one named does not count");
-    }
-
-    /// Cowpens at Fit zoom in a window of `size` (the table between the turn panel, the
-    /// toolbar and the folded log), each unit's name placed as the table places it.
-    fn cowpens_at_fit(size: egui::Vec2) -> (View, Troops, UnitLabelBoxes) {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cowpens.ron");
-        let scenario = crate::scenario::load(std::path::Path::new(path)).expect("cowpens");
-        let (w, d) = (scenario.table.width, scenario.table.depth);
-        let engine = crate::rules::registry::open(RuleSetId::Otp, scenario, 1).expect("opens");
-        let world = engine.world();
-        let mut troops = Troops::default();
-        for (e, u) in world.try_query::<(Entity, &crate::scenario::spawn::Unit)>().expect("units").iter(world) {
-            let stands = u.stands.iter().filter_map(|&s| world.get::<crate::table::footprint::Footprint>(s).copied()).collect();
-            troops.0.push(super::super::table_view::UnitGeom { entity: e, name: u.name.clone(), stands });
-        }
-        let mut view = View { rect: egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(size.x, size.y - 36.0)), ..View::default() };
-        view.fit(w, d);
-        let mut taken = super::super::paint::Taken::default();
-        let mut asks = Vec::new();
-        for g in &troops.0 {
-            let r = super::super::paint::screen_bounds(&view, &g.stands.iter().flat_map(|f| f.corners()).collect::<Vec<_>>());
-            taken.add(r);
-            let px = super::super::paint::label_px(crate::picture::LabelKind::Unit, 0.5, view.ppi);
-            let text = format!("{} (10)", g.name);
-            let size = egui::vec2(crate::picture::label_width(&text, px) + 8.0, px + 6.0);
-            asks.push(super::super::paint::ScreenLabel { anchor: r.center_top() - egui::vec2(0.0, size.y), size, prefer: egui::vec2(0.0, -1.0), previous: None });
-        }
-        let placed = super::super::paint::place(&asks, &mut taken, view.rect);
-        let labels = UnitLabelBoxes(troops.0.iter().zip(placed).map(|(g, (r, _))| (g.entity, r)).collect());
-        (view, troops, labels)
-    }
-
-    // Issue 13: the dice window covered part of the table at 1280x800. A fire report (about
-    // 500 points tall with its chart) on Cowpens at Fit zoom, the firer and target being units
-    // low on the table, where the panel used to sit: it hides neither of them nor the fire
-    // toolbar, less of the rest than before, and it is not cut to nothing.
-    #[test]
-    fn the_report_hides_no_unit_at_fit_zoom() {
-        for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 640.0)] {
-            let (view, troops, labels) = cowpens_at_fit(size);
-            let concerned = ["British Legion Dragoons".to_string(), "1st Bn, 71st Highlanders".to_string()];
-            let mut clear = unit_boxes(&view, &troops, &labels, &concerned);
-            assert_eq!(clear.iter().filter(|(_, w)| *w > 1.0).count(), 2, "both units concerned are on the table");
-            let bar = egui::Rect::from_min_size(view.rect.left_bottom() + egui::vec2(8.0, -122.0), egui::vec2(330.0, 60.0));
-            clear.push((bar, 10.0));
-            let width = report_width(view.rect);
-            let natural = 500.0;
-            // Where it used to go: the lower right, over units.
-            let old = egui::Align2::RIGHT_BOTTOM.anchor_size(view.rect.right_bottom() + egui::vec2(-10.0, -40.0), egui::vec2(width, natural));
-            let (_, r) = place_report(view.rect, width, natural, &clear, None);
-            let hidden: Vec<&String> = troops.0.iter().zip(unit_boxes(&view, &troops, &labels, &[])).filter(|(_, (b, _))| b.intersect(r).is_positive()).map(|(g, _)| &g.name).collect();
-            let area = |a: egui::Rect| if a.is_positive() { a.area() } else { 0.0 };
-            let cover = |x: egui::Rect| clear.iter().map(|(b, w)| w * area(x.intersect(*b))).sum::<f32>();
-            println!("{size:?}: the report at {r:?} hides {hidden:?}");
-            if size.x == 1280.0 {
-                assert!(cover(old) > 0.0, "the old place covered a unit: the case tests something");
-            }
-            // Never the units it concerns nor the toolbar; less than the old place, if anything.
-            assert!(hidden.iter().all(|n| !concerned.contains(n)) && !r.intersects(bar), "{size:?}: {r:?} hides {hidden:?}");
-            assert!(cover(r) <= cover(old) && view.rect.contains_rect(r) && r.height() >= (0.34 * view.rect.height()).min(natural) - 1.0, "{size:?}: {r:?}");
-        }
-    }
-
-    // The panel keeps the place it had while that stays clear, though an earlier one is clear
-    // too; it moves when a unit comes under it; it is cut shorter, then narrower, before it
-    // covers one.
-    #[test]
-    fn the_report_keeps_its_place_and_shrinks_before_it_covers() {
-        let table = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(1280.0, 764.0));
-        let (first, r) = place_report(table, 430.0, 400.0, &[], None);
-        assert_eq!((first.pivot, r.right(), r.bottom(), r.height()), (egui::Align2::RIGHT_BOTTOM, 1270.0, 724.0, 400.0), "lower right when nothing is in the way");
-        let upper_left = Spot { pivot: egui::Align2::LEFT_TOP, at: table.left_top() + egui::vec2(10.0, 8.0), width: 430.0 };
-        assert_eq!(place_report(table, 430.0, 400.0, &[], Some(upper_left)).0, upper_left, "a kept place stays");
-        let unit = (egui::Rect::from_min_size(egui::pos2(300.0, 60.0), egui::vec2(60.0, 20.0)), 1.0);
-        assert_ne!(place_report(table, 430.0, 400.0, &[unit], Some(upper_left)).0, upper_left, "a unit under it moves it");
-        // Units low in every corner: a shorter panel, or a narrower one, fits between them
-        // (flush against a unit's box is not over it).
-        let low = |x: f32| (egui::Rect::from_min_size(egui::pos2(x, 420.0), egui::vec2(40.0, 20.0)), 1.0);
-        let units = [low(290.0), low(640.0), low(760.0), low(1220.0)];
-        let (_, r) = place_report(table, 430.0, 600.0, &units, None);
-        assert!(units.iter().all(|(u, _)| !u.intersect(r).is_positive()) && r.height() >= 240.0, "{r:?}");
-        // A crowded middle (a game under way, the log open): only a strip at the upper right,
-        // 350 points wide, is clear; the report goes there, narrowed, rather than over names.
-        let table = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(1280.0, 620.0));
-        let crowd = [(egui::Rect::from_min_max(egui::pos2(400.0, 160.0), egui::pos2(920.0, 615.0)), 1.0), (egui::Rect::from_min_max(egui::pos2(600.0, 40.0), egui::pos2(920.0, 160.0)), 1.0)];
-        let (s, r) = place_report(table, 430.0, 450.0, &crowd, None);
-        assert!(crowd.iter().all(|(u, _)| !u.intersect(r).is_positive()) && table.contains_rect(r), "{r:?}");
-        assert!(s.width <= NARROW && r.left() > 920.0 && r.height() >= 160.0, "{s:?} {r:?}");
     }
 }

@@ -69,10 +69,6 @@ pub(crate) struct Troops(pub Vec<UnitGeom>);
 #[derive(Resource, Default)]
 pub(crate) struct LabelPlaces(pub std::collections::HashMap<Entity, egui::Vec2>);
 
-/// Each unit's name on screen this frame, for what must not hide it (the dice overlay).
-#[derive(Resource, Default)]
-pub(crate) struct UnitLabelBoxes(pub std::collections::HashMap<Entity, egui::Rect>);
-
 /// The view the last Fit gave (centre, points an inch) and the window's size then: while the
 /// view is still that, a new window size fits the table again.
 #[derive(Default)]
@@ -110,7 +106,6 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<TableFrames>()
         .init_resource::<HoverPreset>()
         .init_resource::<LabelPlaces>()
-        .init_resource::<UnitLabelBoxes>()
         .init_resource::<Backdrop>()
         .add_systems(EguiPrimaryContextPass, draw_table.in_set(UiSet::Table).run_if(super::fonts_ready));
 }
@@ -129,7 +124,7 @@ fn draw_table(
     mut selection: ResMut<Selection>,
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
-    (mut frames, mut places, mut label_boxes, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<UnitLabelBoxes>, ResMut<Backdrop>, Local<LastFit>),
+    (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>),
     (hover_preset, options, targeting, session): Asked,
     mut teach: Teach,
     sides: Query<&SideInfo>,
@@ -394,10 +389,8 @@ fn draw_table(
         }
         let placed = paint::place(&asks, &mut taken, view.rect);
         places.0.clear();
-        label_boxes.0.clear();
         for (((r, _), ask), (g, style, entity)) in placed.into_iter().zip(&asks).zip(galleys) {
             places.0.insert(entity, r.center() - ask.anchor);
-            label_boxes.0.insert(entity, r);
             // A label pushed out of its place keeps a thin leader line to its unit.
             if r.center().distance(ask.anchor) > ask.size.y * 0.75
                 && let Some(geom) = troops.0.iter().find(|g| g.entity == entity)
