@@ -108,6 +108,7 @@ pub fn run(opening: session::Opening, options: RunOptions) {
     let window = Window {
         title: title(&opening.scenario().name),
         resolution: WindowResolution::new(1280, 800),
+        present_mode: present_mode(),
         ..default()
     };
     let exit = App::new()
@@ -121,6 +122,18 @@ pub fn run(opening: session::Opening, options: RunOptions) {
         .run();
     if let AppExit::Error(code) = exit {
         std::process::exit(code.get() as i32);
+    }
+}
+
+/// `OTP_PRESENT=fifo|mailbox|immediate|novsync` (a frame-cost comparison, docs/performance.md);
+/// bevy's default (fifo, with vsync) otherwise.
+fn present_mode() -> bevy::window::PresentMode {
+    use bevy::window::PresentMode;
+    match std::env::var("OTP_PRESENT").unwrap_or_default().as_str() {
+        "mailbox" => PresentMode::Mailbox,
+        "immediate" => PresentMode::Immediate,
+        "novsync" => PresentMode::AutoNoVsync,
+        _ => PresentMode::Fifo,
     }
 }
 
@@ -256,3 +269,4 @@ fn retitle(battlefield: Option<Res<Battlefield>>, mut windows: Query<&mut Window
         }
     }
 }
+

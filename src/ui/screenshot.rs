@@ -133,6 +133,8 @@ struct MouseDrag {
     /// The process's CPU seconds when the drag began: CPU time a frame, whatever else the
     /// machine is doing.
     cpu_at_start: Option<f64>,
+    /// Each thread's CPU seconds when the drag began, by thread name.
+    threads_at_start: Vec<(String, f64)>,
 }
 
 /// `undo,save:PATH,export:PATH,restart,load:PATH,resume`.
@@ -178,7 +180,7 @@ fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Q
     if let Ok(text) = std::env::var("OTP_MOUSE_DRAG") {
         let v: Vec<f32> = text.split(',').filter_map(|x| x.trim().parse().ok()).collect();
         if v.len() == 5 && v.iter().all(|x| x.is_finite()) && v[4] >= 1.0 {
-            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new(), sent: None, ghost_behind: 0, ghost_checked: 0, cpu_at_start: None });
+            script.drag = Some(MouseDrag { from: Vec2::new(v[0], v[1]), to: Vec2::new(v[2], v[3]), frames: v[4] as u32, done: 0, last: None, times: Vec::new(), updates: Vec::new(), sent: None, ghost_behind: 0, ghost_checked: 0, cpu_at_start: None, threads_at_start: Vec::new() });
         } else {
             eprintln!("OTP_MOUSE_DRAG={text:?}: expected x1,y1,x2,y2,frames; ignored");
         }
@@ -284,6 +286,7 @@ fn mouse_drag(
         1 => {
             events.write(button(ButtonState::Pressed));
             d.cpu_at_start = cpu_seconds();
+            d.threads_at_start = thread_cpu_seconds();
         }
         k if k < d.frames + 2 => {
             let t = (k - 1) as f32 / d.frames as f32;
@@ -309,6 +312,21 @@ fn mouse_drag(
                 if let (Some(a), Some(b)) = (d.cpu_at_start, cpu_seconds()) {
                     println!("  CPU (all threads, the software renderer's included): {:.1} ms a frame", (b - a) * 1000.0 / d.done.max(1) as f64);
                 }
+                // By thread (names with their numbers dropped: llvmpipe's rasteriser threads
+                // together): on an idle machine a frame takes at least the busiest thread's share.
+                let mut by: Vec<(String, f64)> = Vec::new();
+                for (name, now) in thread_cpu_seconds() {
+                    let before = d.threads_at_start.iter().find(|(n, _)| *n == name).map_or(0.0, |(_, c)| *c);
+                    let kind = name.trim_end_matches(|c: char| c.is_ascii_digit() || "-() ".contains(c)).to_string();
+                    let ms = (now - before) * 1000.0 / d.done.max(1) as f64;
+                    match by.iter_mut().find(|(k, _)| *k == kind) {
+                        Some((_, t)) => *t += ms,
+                        None => by.push((kind, ms)),
+                    }
+                }
+                by.retain(|(_, ms)| *ms >= 0.5);
+                by.sort_by(|a, b| b.1.total_cmp(&a.1));
+                println!("  CPU by thread, ms a frame: {}", by.iter().map(|(k, ms)| format!("{k} {ms:.1}")).collect::<Vec<_>>().join(", "));
                 println!("ghost: caught up with the pointer within its update in {} of {} frames", d.ghost_checked - d.ghost_behind, d.ghost_checked);
                 println!("backdrop: painted {} times, the last in {:.1} ms", backdrop.paintings, backdrop.last_paint.as_secs_f64() * 1000.0);
             }
@@ -485,6 +503,22 @@ fn cpu_seconds() -> Option<f64> {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
+}
+
+/// Each thread's name and CPU seconds (Linux; `/proc/self/task`), the name with its thread id
+/// appended so that threads of one name stay apart.
+fn thread_cpu_seconds() -> Vec<(String, f64)> {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
+    let mut out = Vec::new();
+    for t in dir.flatten() {
+        let Ok(stat) = std::fs::read_to_string(t.path().join("stat")) else { continue };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else { continue };
+        let name = &stat[open + 1..close];
+        let f: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+        let (Some(u), Some(s)) = (f.get(11).and_then(|v| v.parse::<f64>().ok()), f.get(12).and_then(|v| v.parse::<f64>().ok())) else { continue };
+        out.push((format!("{name} {}", t.file_name().to_string_lossy()), (u + s) / 100.0));
+    }
+    out
 }
 
 /// `OTP_IDLE`: how many idle seconds to count frames over.

@@ -307,8 +307,14 @@ fn draw_table(
             overlay::paint(&view, &sc.under, &mut out);
         }
 
-        // The troops: selected unit last, so its outline is on top.
+        // The troops: selected unit last, so its outline is on top. Names keep clear of what
+        // sits on the table's edges: the scale bar, the status line and the fire toolbar.
         let mut taken = Taken::default();
+        taken.add(scale_plate(&view).0);
+        taken.add(Rect::from_min_max(view.rect.right_bottom() - egui::vec2(96.0, 34.0), view.rect.right_bottom()));
+        if let Some(bar) = ctx.memory(|m| m.area_rect(egui::Id::new("fire_toolbar"))) {
+            taken.add(bar);
+        }
         let mut unit_labels: Vec<(Shape, Vec2, bool, Entity)> = Vec::new();
         let mut order: Vec<&(Entity, &Unit, Vec<Badge>)> = list.iter().collect();
         order.sort_by_key(|(e, _, _)| Some(*e) == selection.unit);
@@ -607,14 +613,20 @@ fn tooltip(ctx: &egui::Context, pos: Pos2, add: impl FnOnce(&mut egui::Ui)) {
 }
 
 /// A 0–6–12" style bar in the bottom-left corner, sized to the zoom.
-fn scale_bar(ctx: &egui::Context, painter: &egui::Painter, view: &View) {
-    // The longest of these that fits in about 240 points, split in two.
+/// The scale bar's plate at the table's lower left, and the inches the bar shows: the longest
+/// of a few lengths that fits in about 240 points.
+fn scale_plate(view: &View) -> (Rect, f32) {
     let total = [1.0f32, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0].into_iter().rev().find(|t| t * view.ppi <= 240.0).unwrap_or(1.0);
+    let origin = view.rect.left_bottom() + egui::vec2(18.0, -22.0);
+    (Rect::from_min_max(origin + egui::vec2(-10.0, -30.0), origin + egui::vec2(total * view.ppi + 22.0, 12.0)), total)
+}
+
+fn scale_bar(ctx: &egui::Context, painter: &egui::Painter, view: &View) {
+    let (plate, total) = scale_plate(view);
     let len = total * view.ppi;
     let origin = view.rect.left_bottom() + egui::vec2(18.0, -22.0);
     let dark = Color32::from_rgb(25, 22, 18);
     let light = Color32::from_rgb(240, 236, 220);
-    let plate = Rect::from_min_max(origin + egui::vec2(-10.0, -30.0), origin + egui::vec2(len + 22.0, 12.0));
     let mut out = vec![egui::Shape::Rect(egui::epaint::RectShape::new(plate, 4.0, Color32::from_black_alpha(150), egui::Stroke::NONE, egui::StrokeKind::Inside))];
     let h = 6.0;
     let segments = if total >= 2.0 { 2 } else { 1 };
