@@ -94,6 +94,10 @@ pub struct OptionalRules {
     /// when off, so the scenarios (and the digests of saves) of the other rule sets read as before.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub acw_orders_oneill: bool,
+    /// Purky's card (PK16): the optional skirmisher fire, a d10 a figure hitting on 2 or less at
+    /// 18", for skirmishers of 6 figures or fewer. Not written when off, like the switch above.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub purky_skirmisher_fire: bool,
 }
 
 /// OTP 6.6: the four disordering terrain types, A the mildest, D the worst.

@@ -11,7 +11,7 @@ use super::game::{Game, Question, Status, Step};
 use super::odds::{self, Test};
 use crate::rules::action::Action;
 use crate::rules::engine::{Automatic, Engine};
-use crate::scenario::model::Formation;
+use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
 use crate::table::footprint::vector_bearing;
 use crate::table::movement::{End, MoveStep};
@@ -32,7 +32,7 @@ impl Automatic for Bot {
             let option = match a.question {
                 Question::Initiative { .. } => 0,
                 Question::Rally { unit } => rally_or_not(game, unit),
-                Question::Evade { .. } => 0,
+                Question::Evade { unit, charger } => evade_or_fire(game, a.id, unit, charger),
             };
             return Some(Action::Answer { prompt: a.id, option });
         }
@@ -43,11 +43,14 @@ impl Automatic for Bot {
                 let mut best: Option<(f64, Action)> = None;
                 for &e in &seq.acting {
                     let Some(me) = index(game, s, e) else { continue };
-                    let reach = game.pk(e).map_or(0.0, |p| p.row().long_range.unwrap_or(p.row().range) as f32);
+                    let reach = game.fire_reach(e);
                     for o in enemies(s, me).into_iter().take_while(|(d, _)| *d <= reach + 0.5).take(4).map(|(_, o)| o) {
                         let a = Action::Fire { unit: s.unit(me).name.clone(), target: s.unit(o).name.clone() };
                         if let Ok(shot) = game.check_fire(&s.unit(me).name, &s.unit(o).name) {
-                            let expected = shot.pool.dice as f64 * odds::at_or_under(shot.pool.value);
+                            // PK25: a leader lost is worth a few figures.
+                            let hits = odds::pool_hits(shot.pool.dice, shot.pool.value);
+                            let leaders: f64 = game.leader_risk(shot.target, &hits).iter().map(|r| r.1).sum();
+                            let expected = shot.pool.dice as f64 * odds::at_or_under(shot.pool.value) + LEADER_WORTH * leaders;
                             if expected > 0.0 && best.as_ref().is_none_or(|b| expected > b.0) {
                                 best = Some((expected, a));
                             }
@@ -99,6 +102,19 @@ fn follow(game: &Game) -> Option<Action> {
     None
 }
 
+/// Figures a leader lost is worth to the automatic player (PK25: his brigade moves half).
+const LEADER_WORTH: f64 = 3.0;
+
+/// PK11: skirmishers charged fire and evade half when their pool expects half a hit or more
+/// (the engine allowing it), else evade a full move.
+fn evade_or_fire(game: &Game, prompt: u32, unit: Entity, charger: Entity) -> u32 {
+    let fire = Action::Answer { prompt, option: 2 };
+    match game.evade_fire(unit, charger) {
+        Ok(shot) if game.check(&fire).is_ok() && shot.pool.dice as f64 * odds::at_or_under(shot.pool.value) >= 0.5 => 2,
+        _ => 0,
+    }
+}
+
 /// PK23: rally when passing is likelier than the worst outcome.
 fn rally_or_not(game: &Game, unit: Entity) -> u32 {
     let Some(pool) = game.morale_pool(unit, true, None) else { return 1 };
@@ -122,14 +138,48 @@ fn enemies(s: &Situation, me: usize) -> Vec<(f32, usize)> {
 fn order(game: &Game, s: &Situation, e: Entity) -> Option<Action> {
     let me = index(game, s, e)?;
     let pk = game.pk(e)?;
-    if pk.moved || pk.spent > 0.0 {
-        return None;
-    }
     let name = s.unit(me).name.clone();
     let list = enemies(s, me);
     let &(distance, nearest) = list.first()?;
     let row = pk.row();
     let allowed = |a: Action| game.check(&a).is_ok().then_some(a);
+    let form = |formation| allowed(Action::ChangeFormation { unit: name.clone(), formation });
+    // PK4: light guns' crews shelter in a square beside them while enemy horse is near, and
+    // come out when it has gone.
+    let horse = |within: f32| list.iter().any(|&(d, o)| d <= within && s.unit(o).arm == Arm::Cavalry);
+    let foot = |within: f32| list.iter().any(|&(d, o)| d <= within && s.unit(o).arm == Arm::Infantry);
+    if row.is_gun() {
+        match s.unit(me).formation {
+            Formation::Square if !horse(20.0) => return form(Formation::Unlimbered),
+            Formation::Square => return None,
+            Formation::Unlimbered if row.square_shelter && horse(16.0) => {
+                if let Some(a) = form(Formation::Square) {
+                    return Some(a);
+                }
+            }
+            _ => {}
+        }
+    }
+    if pk.moved || pk.spent > 0.0 {
+        return None;
+    }
+    // PK6, PK18: foot that can form square does so against horse nearest it (a major advantage
+    // in melee) when no enemy foot is close enough to shoot it on chart A; it forms line again
+    // when the horse has gone or foot comes up.
+    if !row.is_gun() && pk.status == Status::Steady && crate::rules::purky::card::rate(pk.class, Formation::Square).is_some() {
+        let formation = s.unit(me).formation;
+        if formation == Formation::Square && (!horse(20.0) || foot(10.0)) {
+            return form(Formation::Line).or_else(|| form(Formation::AttackColumn));
+        }
+        if formation != Formation::Square && formation != Formation::Skirmish && s.unit(nearest).arm == Arm::Cavalry && distance <= 14.0 && !foot(10.0)
+            && let Some(a) = form(Formation::Square)
+        {
+            return Some(a);
+        }
+        if formation == Formation::Square {
+            return None;
+        }
+    }
     if row.is_gun() {
         let reach = row.long_range.unwrap_or(row.range) as f32;
         if s.unit(me).formation == Formation::Limbered && distance <= reach {
@@ -147,7 +197,7 @@ fn order(game: &Game, s: &Situation, e: Entity) -> Option<Action> {
             }
             let target = s.unit(o).name.clone();
             if let Ok(Some(p)) = game.preview_of(&Action::Charge { unit: name.clone(), target: target.clone() })
-                && let [_, mine, theirs] = &p.blocks[..]
+                && let [_, mine, theirs, ..] = &p.blocks[..]
             {
                 let mean = |b: &crate::rules::engine::PreviewBlock| b.odds.iter().enumerate().map(|(k, o)| k as f64 * o.chance).sum::<f64>();
                 if mean(mine) > 1.3 * mean(theirs) + 0.2 {
@@ -156,8 +206,8 @@ fn order(game: &Game, s: &Situation, e: Entity) -> Option<Action> {
             }
         }
     }
-    let range = row.range as f32;
-    let reach = row.long_range.unwrap_or(row.range) as f32;
+    let reach = game.fire_reach(e);
+    let range = if row.is_gun() { row.range as f32 } else { reach };
     if list.iter().take_while(|(d, _)| *d <= reach + 0.5).any(|&(_, o)| game.fire_pool(s, e, me, o).is_ok_and(|p| p.value > 0)) {
         return None;
     }

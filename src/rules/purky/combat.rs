@@ -46,7 +46,15 @@ pub struct Pool {
     pub value: u8,
     /// Why that chart and those dice: words and rule.
     pub why: Vec<(String, &'static str)>,
+    /// PK16: the optional skirmisher fire, read on no chart (a d10 a figure, 2 or less).
+    pub skirmish: bool,
 }
+
+/// PK16: the optional skirmisher fire: a d10 a figure, a hit on 2 or less, 18", for groups of
+/// this many figures or fewer.
+pub const SKIRMISH_FIRE_RANGE: f32 = 18.0;
+pub const SKIRMISH_FIRE_HIT: u8 = 2;
+pub const SKIRMISH_FIRE_MOST: u32 = 6;
 
 /// A shot PK12–PK16 allow.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,12 +112,18 @@ impl Game {
         if self.engaged(e) {
             return refuse("19", format!("{name} is in melee"));
         }
+        if let Some(sq) = self.shelter_of(e) {
+            return refuse("4", format!("{name}'s crews shelter in {}'s square: they fire once they come out", self.name(sq)));
+        }
         let t = self.find(target)?;
         if self.unit(t).is_some_and(|u| u.side == side) {
             return refuse("12", format!("{target} is a friend: fire is at the enemy"));
         }
         if self.engaged(t) {
             return refuse("19", format!("{target} is in melee: no fire into a melee (our reading)"));
+        }
+        if let Some(sq) = self.shelter_of(t) {
+            return refuse("4", format!("{target}'s crews shelter in {}'s square: fire at the square", self.name(sq)));
         }
         let s = self.situation();
         let (Ok(a), Ok(b)) = (s.find(name), s.find(target)) else { return Err(Refusal::unruled(PK, "no stands on the table")) };
@@ -126,7 +140,8 @@ impl Game {
         if firer.formation == Formation::Limbered {
             return refuse("13", format!("{} is limbered: guns fire unlimbered", firer.name));
         }
-        let reach = row.long_range.unwrap_or(row.range) as f32;
+        let skirmish = self.skirmish_fire(e);
+        let reach = self.fire_reach(e);
         let extra = reach - default_range(firer).unwrap_or(reach);
         let geom = fire_geometry(s, a, b, FireOptions { extra_range: extra, ..FireOptions::new(&FIRE) });
         let firing: Vec<_> = geom.firing().filter(|f| two_ranks(firer.formation, f.stand)).collect();
@@ -142,6 +157,13 @@ impl Game {
         }
         let figures: u32 = firing.iter().map(|f| f.figures).sum();
         let nearest = firing.iter().map(|f| f.range).fold(f32::INFINITY, f32::min);
+        if skirmish {
+            let why = vec![
+                (format!("{} skirmishers bear within {}", figures, inches(reach)), "16"),
+                (format!("the optional skirmisher fire: a d10 a figure, {SKIRMISH_FIRE_HIT} or less hits, whatever the target's chart"), "16"),
+            ];
+            return Ok(Pool { figures, dice: figures, chart: 0, value: SKIRMISH_FIRE_HIT, why, skirmish: true });
+        }
         let mut why = vec![(format!("{} bases bear ({} figures) from two ranks", firing.len(), figures), "12")];
         let (dice, numbers) = if row.is_gun() {
             if nearest <= row.range as f32 + crate::table::geom::EPS {
@@ -168,7 +190,7 @@ impl Game {
         if value == 0 {
             why.push((format!("chart {} reads \"~\": no hit", CHARTS[chart]), "15"));
         }
-        Ok(Pool { figures, dice, chart, value, why })
+        Ok(Pool { figures, dice, chart, value, why, skirmish: false })
     }
 
     /// PK14: the target's chart: A for a square or a flank or rear shot; else the most
@@ -197,7 +219,15 @@ impl Game {
 
     pub(super) fn fire(&mut self, action: &Action, shot: Shot) -> Report {
         let (name, target) = (self.name(shot.firer), self.name(shot.target));
-        let mut report = self.report(action, format!("{name} fires at {target} (PK12)"));
+        let mut report = self.report(action, format!("{name} fires at {target} (PK{})", if shot.pool.skirmish { 16 } else { 12 }));
+        self.fire_into(&shot, &mut report);
+        report
+    }
+
+    /// Rolls a shot's pool and lands its hits (PK12–PK17), a leader with the target at risk
+    /// (PK25), into `report`.
+    pub(super) fn fire_into(&mut self, shot: &Shot, report: &mut Report) {
+        let target = self.name(shot.target);
         for (w, rule) in &shot.pool.why {
             report.note(rule, w.clone());
         }
@@ -205,17 +235,38 @@ impl Game {
         let mut roll = d10s(&mut self.dice, shot.pool.dice);
         let hits = roll.faces.iter().filter(|&&f| f <= shot.pool.value).count() as u32;
         roll.total = hits as i32;
-        report.die("12", format!("{} d10, each {} or less hits (the total: hits)", shot.pool.dice, shot.pool.value), &roll);
-        report.chart("Fire", CHARTS[shot.pool.chart].to_string(), row.row.clone(), if shot.pool.value == 0 { "~".into() } else { shot.pool.value.to_string() }, &row.source);
+        let rule = if shot.pool.skirmish { "16" } else { "12" };
+        report.die(rule, format!("{} d10, each {} or less hits (the total: hits)", shot.pool.dice, shot.pool.value), &roll);
+        if shot.pool.skirmish {
+            report.chart("Fire", "optional skirmisher fire", row.row.clone(), shot.pool.value.to_string(), &crate::rules::cite::Source::Text { section: "card, Optional Skirmisher Rules".into() });
+        } else {
+            report.chart("Fire", CHARTS[shot.pool.chart].to_string(), row.row.clone(), if shot.pool.value == 0 { "~".into() } else { shot.pool.value.to_string() }, &row.source);
+        }
         self.mark(shot.firer, |m| m.fired = true);
+        let leaders = self.leaders_with(shot.target);
         let lost = self.lose_figures(shot.target, hits);
         self.mark(shot.target, |m| m.hit_by_fire |= lost > 0);
         report.outcome = format!("{hits} hits: {target} loses {lost} figures");
         if lost > 0 {
             report.change("17", format!("{target} loses {lost} figures ({} cumulative hits)", self.pk(shot.target).map_or(0, |p| p.hits)));
-            self.check_removal(shot.target, &mut report);
+            self.leaders_at_risk(&leaders, &target, report);
+            self.check_removal(shot.target, report);
         }
-        report
+    }
+
+    /// PK16: the scenario's optional skirmisher fire applies to this unit: skirmishers of 6
+    /// figures or fewer.
+    pub fn skirmish_fire(&self, e: Entity) -> bool {
+        self.scenario.optional_rules.purky_skirmisher_fire && self.unit(e).is_some_and(|u| u.formation == Formation::Skirmish && u.figures <= SKIRMISH_FIRE_MOST)
+    }
+
+    /// How far the unit fires: the card's range (guns: long range), 18" under PK16.
+    pub fn fire_reach(&self, e: Entity) -> f32 {
+        if self.skirmish_fire(e) {
+            return SKIRMISH_FIRE_RANGE;
+        }
+        let row = self.row_of(e);
+        row.long_range.unwrap_or(row.range) as f32
     }
 
     /// PK10: each flank has a friend within 3" or rests on a town, woods or wall.
@@ -284,7 +335,7 @@ impl Game {
             chart = f;
             why.push((format!("in melee against a unit on chart {}: chart {}", CHARTS[if f == 4 { 0 } else { 1 }], CHARTS[f]), "21"));
         }
-        Some(Pool { figures: u.figures, dice, chart, value: pk.row().morale[chart], why })
+        Some(Pool { figures: u.figures, dice, chart, value: pk.row().morale[chart], why, skirmish: false })
     }
 
     /// PK20: test and apply: one failure shaken, two rout (a router routs at once, PK8).
@@ -441,7 +492,7 @@ impl Game {
         let chart = (2 - net).clamp(0, 4) as usize;
         why.push((format!("net {net:+}: chart {}", CHARTS[chart]), "18"));
         let value = self.pk(me)?.row().melee[chart];
-        Some(Pool { figures, dice: dice_for(figures), chart, value, why })
+        Some(Pool { figures, dice: dice_for(figures), chart, value, why, skirmish: false })
     }
 
     /// PK19: every melee of the turn, two rounds each: both roll, hits land together, both
@@ -475,9 +526,15 @@ impl Game {
                     let row = self.row_of(e);
                     report.chart("Melee", CHARTS[p.chart].to_string(), row.row.clone(), p.value.to_string(), &row.source);
                 }
+                let (leaders_a, leaders_b) = (self.leaders_with(a), self.leaders_with(b));
                 let lost_b = self.lose_figures(b, hits[0]);
                 let lost_a = self.lose_figures(a, hits[1]);
                 report.change("18", format!("round {round}: {an} loses {lost_a}, {bn} loses {lost_b}"));
+                for (lost, leaders, name) in [(lost_a, &leaders_a, &an), (lost_b, &leaders_b, &bn)] {
+                    if lost > 0 {
+                        self.leaders_at_risk(leaders, name, report);
+                    }
+                }
                 let gone_a = self.check_removal(a, report);
                 let gone_b = self.check_removal(b, report);
                 if gone_a || gone_b {

@@ -42,6 +42,10 @@ pub const FLANK_FRIEND: f32 = 3.0;
 pub const ATTACHED: f32 = 1.0;
 /// PK20: a unit of this many figures or more rolls one more morale die.
 pub const BIG_UNIT: u32 = 30;
+/// PK25: a leader with a unit that is hit is lost on a d10 of this.
+pub const LEADER_LOST_ON: u8 = 1;
+/// PK4: a light gun shelters in a friendly square whose stand is this near its own.
+pub const SHELTER: f32 = 1.0;
 /// PK25 reading: a Purky figure's frontage is ¾ of OTP's, so a unit of men/15 figures keeps
 /// about the ground the scenario gave it at 1:20.
 pub const FRONTAGE_SCALE: f32 = 0.75;
@@ -153,6 +157,17 @@ pub enum Question {
     Evade { unit: Entity, charger: Entity },
 }
 
+impl Question {
+    /// How many answers the question has.
+    pub fn answers(&self) -> &'static [&'static str] {
+        match self {
+            Question::Initiative { .. } => &INITIATIVE_ANSWERS,
+            Question::Rally { .. } => &RALLY_ANSWERS,
+            Question::Evade { .. } => &EVADE_ANSWERS,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Asked {
     pub id: u32,
@@ -161,7 +176,8 @@ pub struct Asked {
 
 pub const INITIATIVE_ANSWERS: [&str; 2] = ["move first (Side A)", "fire first (Side B)"];
 pub const RALLY_ANSWERS: [&str; 2] = ["roll to rally", "do not rally"];
-pub const EVADE_ANSWERS: [&str; 2] = ["evade a full move, then test morale", "stand and fight"];
+/// PK11: the third answer came later than the first two, so saves keep their meaning.
+pub const EVADE_ANSWERS: [&str; 3] = ["evade a full move, then test morale", "stand and fight", "fire, then evade a half move and test morale"];
 
 /// A charge that reached contact, fought out in the melee step (PK18, PK19).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -223,6 +239,10 @@ pub struct Game {
     /// Leaders and the inches they rode this turn (PK25).
     pub(super) rides: Vec<(Entity, f32)>,
     pub(super) over: bool,
+    /// PK25: leaders lost, by name (not replaced).
+    pub(super) lost_leaders: Vec<String>,
+    /// PK4: light guns (first) whose crews shelter in a friendly square (second).
+    pub(super) shelters: Vec<(Entity, Entity)>,
     pub(super) actions: Vec<Action>,
     pub(super) reports: Vec<Report>,
     /// The table's geometry, cached (see [`Game::situation`]).
@@ -266,7 +286,7 @@ impl Game {
             world.entity_mut(e).insert(PkState::new(profile.class));
         }
         let units = units.into_iter().map(|(_, e)| e).collect();
-        Ok(Game { scenario, seed, dice: Dice::new(seed), world, units, turn: 1, step: 0, side_a: 0, asked: None, questions: 0, melees: Vec::new(), rides: Vec::new(), over: false, actions: Vec::new(), reports: Vec::new(), table: std::sync::OnceLock::new() })
+        Ok(Game { scenario, seed, dice: Dice::new(seed), world, units, turn: 1, step: 0, side_a: 0, asked: None, questions: 0, melees: Vec::new(), rides: Vec::new(), over: false, lost_leaders: Vec::new(), shelters: Vec::new(), actions: Vec::new(), reports: Vec::new(), table: std::sync::OnceLock::new() })
     }
 
     // ---- reading the table ----
@@ -366,9 +386,49 @@ impl Game {
         q.iter(&self.world).filter(|c| c.side == u.side).find(|c| stands.iter().any(|f| distance_to_stand(f, c.at) <= ATTACHED)).map(|c| c.name.clone())
     }
 
+    /// PK20, PK25: the leaders of its side standing with the unit (within 1" of a stand).
+    pub fn leaders_with(&self, e: Entity) -> Vec<Entity> {
+        let Some(u) = self.unit(e) else { return Vec::new() };
+        let stands = spawn::unit_footprints(&self.world, u);
+        let Some(mut q) = self.world.try_query::<(Entity, &Commander)>() else { return Vec::new() };
+        let mut out: Vec<(String, Entity)> = q.iter(&self.world).filter(|(_, c)| c.side == u.side && stands.iter().any(|f| distance_to_stand(f, c.at) <= ATTACHED)).map(|(l, c)| (c.name.clone(), l)).collect();
+        out.sort();
+        out.into_iter().map(|(_, l)| l).collect()
+    }
+
+    /// PK25: the exact chance each leader with `e` is lost when a pool with these odds of each
+    /// number of hits is rolled at it: a hit, then a d10 of 1.
+    pub fn leader_risk(&self, e: Entity, hits: &[f64]) -> Vec<(String, f64)> {
+        let hit = 1.0 - hits.first().copied().unwrap_or(1.0);
+        self.leaders_with(e).into_iter().filter_map(|l| Some((self.world.get::<Commander>(l)?.name.clone(), hit * f64::from(LEADER_LOST_ON) / 10.0))).collect()
+    }
+
+    /// PK25: each leader who was with a unit when it lost figures rolls a d10: on a 1 he is lost.
+    pub(super) fn leaders_at_risk(&mut self, leaders: &[Entity], unit: &str, report: &mut Report) {
+        for &l in leaders {
+            let Some(name) = self.world.get::<Commander>(l).map(|c| c.name.clone()) else { continue };
+            let roll = super::combat::d10s(&mut self.dice, 1);
+            report.die("25", format!("{name}, with {unit} when it was hit: lost on a d10 of {LEADER_LOST_ON}"), &roll);
+            if roll.faces[0] <= LEADER_LOST_ON {
+                self.lose_leader(l, report);
+            }
+        }
+    }
+
+    /// PK25: a leader lost is not replaced: his brigade's units are out of any leader's 24"
+    /// (PK5, half rate); a C-in-C lost takes his initiative bonus with him (PK1).
+    fn lose_leader(&mut self, l: Entity, report: &mut Report) {
+        let Some(c) = self.world.get::<Commander>(l).cloned() else { return };
+        self.world.despawn(l);
+        self.rides.retain(|(r, _)| *r != l);
+        self.lost_leaders.push(c.name.clone());
+        let then = if c.brigade.is_some() { "his brigade's units move at half rate, out of any leader's 24\" (PK5)" } else { "the army loses its commander's initiative bonus (PK1)" };
+        report.change("25", format!("{} is lost, killed or captured: he is not replaced; {then}", c.name));
+    }
+
     /// PK1: the C-in-C's initiative bonus: +1 when exceptional or aggressive.
     pub fn initiative_bonus(&self, side: usize) -> Option<String> {
-        let c = self.scenario.sides[side].commander.as_ref()?;
+        let c = self.scenario.sides[side].commander.as_ref().filter(|c| !self.lost_leaders.contains(&c.name))?;
         matches!(c.rating, Some(Rating::Exceptional | Rating::Aggressive | Rating::Firebrand)).then(|| c.name.clone())
     }
 
@@ -381,6 +441,9 @@ impl Game {
         if self.leader_distance(e).is_some_and(|d| d > COMMAND_RADIUS + EPS) {
             factor *= 0.5;
             why.push(("more than 24\" from its leader: half".into(), "5"));
+        } else if self.leader_of(e).is_some_and(|l| self.world.get::<Commander>(l).is_none()) {
+            factor *= 0.5;
+            why.push(("its leader is lost (PK25): out of any leader's 24\", half".into(), "5"));
         }
         if matches!(self.current(), Step::Reserve(_)) {
             factor *= 0.5;
@@ -447,6 +510,9 @@ impl Game {
         }
         if self.engaged(e) {
             return refuse("19", format!("{name} is in melee: it fights in the melee step"));
+        }
+        if let Some(sq) = self.shelter_of(e) {
+            return refuse("4", format!("{name}'s crews shelter in {}'s square: form it unlimbered to bring them out first", self.name(sq)));
         }
         if matches!(self.current(), Step::Reserve(_)) && (pk.moved || pk.fired || pk.meleed || pk.reserve_moved) {
             return refuse("2", format!("{name} moved, fired or fought this turn: only units that did none of these make a reserve move"));
@@ -566,6 +632,9 @@ impl Game {
             return refuse("7", format!("{name} is already in {}", formation_name(to)));
         }
         let row = pk.row();
+        if row.is_gun() && (to == Formation::Square || u.formation == Formation::Square) {
+            return self.check_shelter(e, to);
+        }
         let Some(new_rate) = card::rate(pk.class, to) else {
             let why = if to == Formation::Square { " (only grenadiers, lights, regulars and Continentals have a square rate)" } else { "" };
             return refuse("6", format!("the card gives {} no rate in {}{why}", row.row, formation_name(to)));
@@ -605,6 +674,91 @@ impl Game {
         Ok(Placed { unit: e, stands, formation: to, inches: cost, notes })
     }
 
+    /// PK4: the card's "•" under Square: a light gun or amusette, unlimbered beside a friendly
+    /// square (a stand within 1"), sends its crews into it as one of its two functions; while
+    /// they shelter it neither moves nor fires, and is neither fired at nor charged (the square
+    /// is the target). Forming it unlimbered again brings them out (a function).
+    fn check_shelter(&self, e: Entity, to: Formation) -> Result<Placed, Refusal> {
+        let (u, pk) = (self.unit(e).expect("found"), self.pk(e).expect("found"));
+        let name = u.name.clone();
+        if pk.functions >= 2 {
+            return refuse("4", format!("{name} has done its two functions this turn"));
+        }
+        let stands = spawn::unit_footprints(&self.world, u);
+        if u.formation == Formation::Square {
+            if to != Formation::Unlimbered {
+                return refuse("4", format!("{name}'s crews shelter in a square: they come out to their unlimbered guns first"));
+            }
+            let notes = vec![("the crews come out of the square to their guns: a gun's function".to_string(), "4")];
+            return Ok(Placed { unit: e, stands, formation: to, inches: 0.0, notes });
+        }
+        if !pk.row().square_shelter {
+            return refuse("4", format!("only light guns and amusettes shelter in a square (the card's \"•\"); {} has no square", pk.row().row));
+        }
+        if u.formation != Formation::Unlimbered {
+            return refuse("4", format!("{name} is limbered: its crews shelter from their unlimbered guns"));
+        }
+        let Some(sq) = self.square_beside(e) else {
+            return refuse("4", format!("no friendly square stands within 1\" of {name}"));
+        };
+        let notes = vec![(format!("the crews shelter in {}'s square: a gun's function", self.name(sq)), "4")];
+        Ok(Placed { unit: e, stands, formation: Formation::Square, inches: 0.0, notes })
+    }
+
+    /// PK4: the nearest friendly square, not routing, with a stand within 1" of the gun's.
+    pub fn square_beside(&self, gun: Entity) -> Option<Entity> {
+        let u = self.unit(gun)?;
+        let mine = spawn::unit_footprints(&self.world, u);
+        self.live_units()
+            .filter(|&(o, ou)| o != gun && ou.side == u.side && ou.formation == Formation::Square && self.pk(o).is_some_and(|p| p.status != Status::Routed && !p.row().is_gun()))
+            .filter_map(|(o, ou)| {
+                let d = spawn::unit_footprints(&self.world, ou).iter().flat_map(|f| mine.iter().map(move |m| m.distance(f))).fold(f32::INFINITY, f32::min);
+                (d <= SHELTER + EPS).then_some((d, o))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, o)| o)
+    }
+
+    /// PK4: the square a gun's crews shelter in.
+    pub fn shelter_of(&self, gun: Entity) -> Option<Entity> {
+        self.shelters.iter().find(|(g, _)| *g == gun).map(|&(_, sq)| sq)
+    }
+
+    /// PK4, PK28: after every order, crews in a square that broke (routed or removed) have lost
+    /// their guns; a square that moved off or changed formation sends them back to the guns.
+    fn settle_shelters(&mut self, report: &mut Report) {
+        for (gun, sq) in self.shelters.clone() {
+            if self.unit(gun).is_none() {
+                self.shelters.retain(|&(g, _)| g != gun);
+                continue;
+            }
+            let (gname, sname) = (self.name(gun), self.name(sq));
+            if self.unit(sq).is_none() || self.status(sq) == Status::Routed {
+                self.shelters.retain(|&(g, _)| g != gun);
+                self.remove(gun);
+                report.change("28", format!("{sname}'s square broke with {gname}'s crews in it: the guns are abandoned (removed)"));
+            } else if self.unit(sq).is_some_and(|u| u.formation != Formation::Square) || self.square_beside(gun) != Some(sq) {
+                self.shelters.retain(|&(g, _)| g != gun);
+                let stands = self.unit(gun).map(|u| spawn::unit_footprints(&self.world, u)).unwrap_or_default();
+                self.place(&Placed { unit: gun, stands, formation: Formation::Unlimbered, inches: 0.0, notes: Vec::new() });
+                report.change("4", format!("{sname} is no longer a square beside {gname}: its crews come out to their guns"));
+            }
+        }
+    }
+
+    /// PK11: skirmishers charged fire at the charger before evading half a move: their pool,
+    /// or why they cannot.
+    pub fn evade_fire(&self, unit: Entity, charger: Entity) -> Result<super::combat::Shot, Refusal> {
+        let (name, target) = (self.name(unit), self.name(charger));
+        if self.pk(unit).is_some_and(|p| p.fired) {
+            return refuse("11", format!("{name} has fired this turn"));
+        }
+        let s = self.situation();
+        let (Ok(i), Ok(j)) = (s.find(&name), s.find(&target)) else { return Err(Refusal::unruled(PK, "no stands on the table")) };
+        let pool = self.fire_pool(s, unit, i, j).map_err(|r| Refusal::by(PK.cite("11"), format!("{name} cannot fire and evade: {}", r.reason)))?;
+        Ok(super::combat::Shot { firer: unit, target: charger, range: crate::table::range::unit_distance(s, i, j), pool })
+    }
+
     pub(super) fn model(&self, e: Entity) -> Option<&model::Unit> {
         let name = &self.unit(e)?.name;
         self.scenario.sides.iter().flat_map(|s| &s.brigades).flat_map(|b| &b.units).find(|m| &m.name == name)
@@ -633,6 +787,9 @@ impl Game {
         }
         if self.engaged(t) {
             return refuse("18", format!("{target} is already in melee"));
+        }
+        if let Some(sq) = self.shelter_of(t) {
+            return refuse("4", format!("{target}'s crews shelter in {}'s square: charge the square", self.name(sq)));
         }
         let s = self.situation();
         let (Ok(a), Ok(b)) = (s.find(name), s.find(target)) else { return Err(Refusal::unruled(PK, "no stands on the table")) };
@@ -663,12 +820,15 @@ impl Game {
     /// PK25: a leader rides up to 24" a turn, in his side's move step.
     pub fn check_leader(&self, leader: &str, to: Vec2) -> Result<(Entity, f32), Refusal> {
         self.open_to_orders()?;
+        let Some((e, c)) = self.world.try_query::<(Entity, &Commander)>().and_then(|mut q| q.iter(&self.world).find(|(_, c)| c.name == leader).map(|(e, c)| (e, c.clone()))) else {
+            if self.lost_leaders.iter().any(|n| n == leader) {
+                return refuse("25", format!("{leader} was lost: he is not replaced"));
+            }
+            return Err(Refusal::unruled(PK, format!("no leader named \"{leader}\"")));
+        };
         if !matches!(self.current(), Step::Move(_)) {
             return refuse("25", "leaders ride in their side's move step");
         }
-        let Some((e, c)) = self.world.try_query::<(Entity, &Commander)>().and_then(|mut q| q.iter(&self.world).find(|(_, c)| c.name == leader).map(|(e, c)| (e, c.clone()))) else {
-            return Err(Refusal::unruled(PK, format!("no leader named \"{leader}\"")));
-        };
         if Some(c.side) != self.acting_side() {
             return refuse("1", format!("{leader} is {}'s: it is {}'s move step", self.side_name(c.side), self.side_name(self.acting_side().unwrap_or(0))));
         }
@@ -710,8 +870,12 @@ impl Game {
         if prompt != a.id {
             return refuse(question_rule(&a.question), format!("question {prompt} is not the open one (question {})", a.id));
         }
-        if option > 1 {
-            return refuse(question_rule(&a.question), format!("question {prompt} has two answers, 0 and 1"));
+        let n = a.question.answers().len() as u32;
+        if option >= n {
+            return refuse(question_rule(&a.question), format!("question {prompt} has {n} answers, 0 to {}", n - 1));
+        }
+        if let (Question::Evade { unit, charger }, 2) = (a.question, option) {
+            self.evade_fire(unit, charger)?;
         }
         Ok(a.question)
     }
@@ -739,7 +903,7 @@ impl Game {
     // ---- applying ----
 
     pub fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
-        let report = match &action {
+        let mut report = match &action {
             Action::Move { unit, steps } => {
                 let placed = self.check_move(unit, steps)?;
                 let mut report = self.report(&action, format!("{unit} moves (PK6)"));
@@ -767,8 +931,13 @@ impl Game {
                 for (n, rule) in &placed.notes {
                     report.note(rule, n.clone());
                 }
+                let square = (placed.formation == Formation::Square).then(|| self.square_beside(placed.unit)).flatten();
                 self.place(&placed);
                 let gun = self.row_of(placed.unit).is_gun();
+                self.shelters.retain(|&(g, _)| g != placed.unit);
+                if let Some(sq) = square.filter(|_| gun) {
+                    self.shelters.push((placed.unit, sq));
+                }
                 self.mark(placed.unit, |m| {
                     m.spent += placed.inches;
                     m.moved = true;
@@ -806,6 +975,7 @@ impl Game {
             }
             other => return self.check(other).and_then(|()| refuse("1", format!("{other}: not an order of Purky's rules"))),
         };
+        self.settle_shelters(&mut report);
         self.actions.push(action);
         self.reports.push(report.clone());
         Ok(report)
@@ -911,7 +1081,20 @@ impl Game {
             Question::Evade { unit, charger } => {
                 let name = self.name(unit);
                 let mut report = self.report(action, format!("{name}: {} (PK11)", EVADE_ANSWERS[option as usize]));
-                if option == 0 {
+                if option == 2 {
+                    let shot = self.evade_fire(unit, charger).expect("checked");
+                    self.melees.retain(|m| m.target != unit);
+                    report.note("11", format!("{name} fires at {} before evading", self.name(charger)));
+                    self.fire_into(&shot, &mut report);
+                    let half = self.rate(unit).map_or(0.0, |r| r.full / 2.0);
+                    if self.unit(unit).is_some() && self.unit(charger).is_some() {
+                        self.fall_back(unit, charger, half, "11", &mut report);
+                    }
+                    if self.unit(unit).is_some() {
+                        self.morale_test(unit, None, &mut report);
+                    }
+                    report.outcome = format!("{name} fires and evades {}", inches(half));
+                } else if option == 0 {
                     self.melees.retain(|m| m.target != unit);
                     let full = self.rate(unit).map_or(0.0, |r| r.full);
                     self.fall_back(unit, charger, full, "11", &mut report);

@@ -178,7 +178,7 @@ fn a_die_for_every_four_figures() {
 // PK12, PK13, PK18: the hits of a pool equal a direct count of every throw of up to 5 dice.
 #[test]
 fn pool_odds_equal_a_direct_count() {
-    for dice in 0..=5u32 {
+    for dice in 0..=6u32 {
         for value in 0..=10u8 {
             let mut count = vec![0u64; dice as usize + 1];
             for mut code in 0..10u64.pow(dice) {
@@ -200,7 +200,8 @@ fn pool_odds_equal_a_direct_count() {
 // PK20, PK23: keeping the two lowest of 2 to 5 dice: the exact odds equal a direct count.
 #[test]
 fn morale_odds_equal_a_direct_count_of_the_two_lowest() {
-    for dice in 2..=5u32 {
+    // 2 to 6 dice: 2 in the open, +1 cover, +1 flanks, +1 leader, +1 at 30 figures (PK20).
+    for dice in 2..=6u32 {
         for value in 1..=10u8 {
             let mut count = [0u64; 3];
             for mut code in 0..10u64.pow(dice) {
@@ -222,16 +223,21 @@ fn morale_odds_equal_a_direct_count_of_the_two_lowest() {
 }
 
 // PK20: a million seeded throws of 4 dice at 5 (the game's own dice) land within 0.2% of the
-// exact odds; a pool of 6 at 7 too.
+// exact odds; a pool of 6 at 7 too, and PK16's optional skirmisher pool (6 figures at 2).
 #[test]
 fn a_million_rolls_agree_with_the_exact_odds() {
     let mut dice = Dice::new(2026);
     let n = 1_000_000;
     let mut tests = [0u32; 3];
     let mut hits = [0u32; 7];
+    let mut skirmish = [0u32; 7];
     for _ in 0..n {
         tests[judge(&d10s(&mut dice, 4).faces, 5) as usize] += 1;
         hits[d10s(&mut dice, 6).faces.iter().filter(|&&f| f <= 7).count()] += 1;
+        skirmish[d10s(&mut dice, 6).faces.iter().filter(|&&f| f <= 2).count()] += 1;
+    }
+    for (k, p) in odds::pool_hits(6, 2).into_iter().enumerate() {
+        assert!((skirmish[k] as f64 / n as f64 - p).abs() < 0.002, "PK16, {k} hits: {} vs {p}", skirmish[k]);
     }
     for (k, (_, p)) in odds::morale(4, 5).into_iter().enumerate() {
         assert!((tests[k] as f64 / n as f64 - p).abs() < 0.002, "{k}: {} vs {p}", tests[k]);
@@ -638,6 +644,14 @@ fn invariants(g: &Game, seed: u64) {
     for m in g.engagements() {
         assert!(g.unit(m.charger).is_some() && g.unit(m.target).is_some(), "seed {seed}: a melee with a removed unit");
     }
+    // PK4: crews shelter only in a live, unbroken square beside their guns.
+    for &(gun, sq) in &g.shelters {
+        assert!(g.unit(gun).is_some_and(|u| u.formation == Formation::Square), "seed {seed}: sheltered guns are on the table");
+        assert_eq!(g.square_beside(gun), Some(sq), "seed {seed}: {} shelters beside its square", g.name(gun));
+    }
+    // PK25: a lost leader is off the table for good.
+    let mut q = g.world.try_query::<&crate::scenario::spawn::Commander>().unwrap();
+    assert!(q.iter(&g.world).all(|c| !g.lost_leaders.contains(&c.name)), "seed {seed}: a lost leader on the table");
     assert!(g.world.try_query::<&Unit>().is_some());
 }
 
@@ -648,6 +662,12 @@ fn play_many(games: u64, turns: u32) {
     let mut paths: Vec<_> = std::fs::read_dir(dir).unwrap().map(|f| f.unwrap().path()).collect();
     // The smaller scenarios first, each reported as it completes.
     paths.sort_by_key(|p| (std::fs::metadata(p).map_or(0, |m| m.len()), p.clone()));
+    // `PURKY_SCENARIOS=monmouth,camden` plays only those files (a long run in parts).
+    if let Ok(only) = std::env::var("PURKY_SCENARIOS") {
+        let only: Vec<&str> = only.split(',').map(str::trim).collect();
+        paths.retain(|p| p.file_stem().is_some_and(|s| only.contains(&s.to_string_lossy().as_ref())));
+        assert!(!paths.is_empty(), "PURKY_SCENARIOS names no scenario");
+    }
     for path in paths {
         let mut s = crate::scenario::load(&path).unwrap();
         s.turn_limit = Some(turns);
@@ -664,6 +684,9 @@ fn play_many(games: u64, turns: u32) {
                 assert!(n < 20_000, "{} seed {seed}: no end", path.display());
             }
             assert!(g.summary().is_some_and(|s| s.turns_played == turns), "{} seed {seed}", path.display());
+            if games >= 100 && (seed + 1) % 100 == 0 {
+                eprintln!("{}: {} games so far keep the invariants", path.display(), seed + 1);
+            }
         }
         eprintln!("{}: {games} games of {turns} turns keep the invariants", path.display());
     }
@@ -742,4 +765,291 @@ fn the_views_choices_are_judged_as_apply_judges_them() {
         n += 1;
     }
     assert!(refused > 50 && taken > 5, "{refused} refused, {taken} taken");
+}
+
+// ---- the parts built after the first session: PK11, PK16, PK4, PK25 ----
+
+/// Blue Foot (regulars, 16 figures) charges Red Foot, light companies in skirmish order
+/// `gap` inches ahead; returns the game at the open evade question.
+fn skirmishers_charged(gap: f32, edit: impl FnOnce(&mut Scenario)) -> Game {
+    let mut g = duel(PurkyClass::Regulars, 16, gap, |s| {
+        let red = unit(s, "Red Foot");
+        red.purky = Some(PurkyProfile { class: PurkyClass::LightCompanies, figures: Some(8) });
+        red.unit_type = model::UnitType::Light;
+        red.formation = Formation::Skirmish;
+        edit(s);
+    });
+    to_step(&mut g, Step::Move(Team::A), Team::A);
+    g.apply(Action::Charge { unit: "Blue Foot".into(), target: "Red Foot".into() }).unwrap();
+    assert!(matches!(g.open_question().map(|a| a.question), Some(Question::Evade { .. })));
+    g
+}
+
+fn front_y(g: &Game, name: &str) -> f32 {
+    let s = g.situation();
+    let u = s.units().iter().find(|u| u.name == name).unwrap();
+    u.stands.iter().map(|st| st.footprint.centre.y).sum::<f32>() / u.stands.len() as f32
+}
+
+// PK11: skirmishers charged may fire and evade half a move (then test morale), besides
+// evading a full move or standing; the fire is the unit's pool with its exact odds, and the
+// engine refuses the answer when they cannot fire.
+#[test]
+fn pk11_skirmishers_fire_then_evade_half_a_move() {
+    let mut g = skirmishers_charged(5.0, |_| {});
+    let a = g.open_question().unwrap();
+    let red = e(&g, "Red Foot");
+    let full = g.rate(red).unwrap().full;
+    let p = g.sequence_view().prompt.unwrap();
+    assert_eq!(p.options.len(), 3);
+    assert_eq!(cite(g.check(&Action::Answer { prompt: a.id, option: 3 })), "PK11");
+    // The fire's exact odds, before it is rolled.
+    let fire = Action::Answer { prompt: a.id, option: 2 };
+    let preview = g.preview_of(&fire).unwrap().unwrap();
+    let Question::Evade { unit, charger } = a.question else { panic!() };
+    let shot = g.evade_fire(unit, charger).unwrap();
+    assert_eq!(preview.blocks[0].odds.iter().map(|o| o.chance).collect::<Vec<_>>(), odds::pool_hits(shot.pool.dice, shot.pool.value));
+    // Once fired this turn, they may not fire again: the answer is refused, nothing changes.
+    g.mark(red, |m| m.fired = true);
+    let before = g.snapshot();
+    assert_eq!(cite(g.apply(fire.clone())), "PK11");
+    assert_eq!(g.snapshot(), before);
+    g.mark(red, |m| m.fired = false);
+    let y0 = front_y(&g, "Red Foot");
+    let blue0 = g.unit(e(&g, "Blue Foot")).unwrap().figures;
+    let r = g.apply(fire).unwrap();
+    let hits = r.dice.iter().find(|d| d.rule == "12").unwrap().roll.faces.iter().filter(|&&f| f <= shot.pool.value).count() as u32;
+    assert_eq!(g.unit(e(&g, "Blue Foot")).unwrap().figures, blue0 - hits, "{r}");
+    assert!(r.dice.iter().any(|d| d.rule == "20"), "then a morale test: {r}");
+    assert!(g.pk(red).unwrap().fired);
+    assert!(g.engagements().is_empty(), "the charge found no one");
+    let moved = front_y(&g, "Red Foot") - y0;
+    assert!((moved - full / 2.0).abs() < 0.3, "half of {full}\": {moved}");
+    // The full evade goes twice as far, and does not fire.
+    let mut h = skirmishers_charged(5.0, |_| {});
+    let a = h.open_question().unwrap();
+    let y0 = front_y(&h, "Red Foot");
+    let r = h.apply(Action::Answer { prompt: a.id, option: 0 }).unwrap();
+    assert!(r.dice.iter().all(|d| d.rule != "12"));
+    assert!((front_y(&h, "Red Foot") - y0 - full).abs() < 0.3);
+}
+
+// PK11: the automatic player fires and evades when its pool expects half a hit or more.
+#[test]
+fn pk11_the_automatic_player_fires_before_evading() {
+    let g = skirmishers_charged(5.0, |_| {});
+    let a = g.open_question().unwrap();
+    let Question::Evade { unit, charger } = a.question else { panic!() };
+    let shot = g.evade_fire(unit, charger).unwrap();
+    let expected = shot.pool.dice as f64 * odds::at_or_under(shot.pool.value);
+    let chosen = g.automatic().next_action(&g);
+    let want = if expected >= 0.5 { 2 } else { 0 };
+    assert_eq!(chosen, Some(Action::Answer { prompt: a.id, option: want }), "expects {expected} hits");
+}
+
+/// Red Foot as 6 light-company figures in skirmish order, `gap` inches from Blue's line,
+/// the optional skirmisher fire switched `on`; at Red's fire step (Side B fires first).
+fn skirmish_fire_game(on: bool, figures: u32, gap: f32) -> Game {
+    let mut g = duel(PurkyClass::Regulars, 16, gap, |s| {
+        s.optional_rules.purky_skirmisher_fire = on;
+        let red = unit(s, "Red Foot");
+        red.purky = Some(PurkyProfile { class: PurkyClass::LightCompanies, figures: Some(figures) });
+        red.unit_type = model::UnitType::Light;
+        red.formation = Formation::Skirmish;
+    });
+    to_step(&mut g, Step::Fire(Team::B), Team::A);
+    g
+}
+
+// PK16: the optional skirmisher fire, switched on by the scenario: each figure of a group of
+// 6 or fewer rolls a d10 and hits on 2 or less, at up to 18", whatever the target's chart;
+// off (the default), or for 7 figures, the card's pool.
+#[test]
+fn pk16_optional_skirmisher_fire_is_a_die_a_figure_at_eighteen_inches() {
+    let off = skirmish_fire_game(false, 6, 14.0);
+    assert_eq!(cite(off.check_fire("Red Foot", "Blue Foot")), "PK12", "8\" is the card's range");
+    let mut on = skirmish_fire_game(true, 6, 14.0);
+    let shot = on.check_fire("Red Foot", "Blue Foot").unwrap();
+    assert!(shot.pool.skirmish);
+    assert_eq!((shot.pool.dice, shot.pool.value), (shot.pool.figures, 2));
+    assert!(shot.pool.figures > 0 && shot.pool.figures <= 6);
+    assert!(shot.pool.why.iter().all(|w| w.1 == "16"));
+    let preview = on.preview_of(&Action::Fire { unit: "Red Foot".into(), target: "Blue Foot".into() }).unwrap().unwrap();
+    assert_eq!(preview.blocks[0].odds.iter().map(|o| o.chance).collect::<Vec<_>>(), odds::pool_hits(shot.pool.dice, 2));
+    assert!(preview.blocks[0].factors[0].name.contains("optional skirmisher fire"));
+    assert_eq!(on.fire_reach(e(&on, "Red Foot")), 18.0);
+    assert_eq!(on.unit_fire_bands(e(&on, "Red Foot"))[0].reach, 18.0);
+    let r = on.apply(Action::Fire { unit: "Red Foot".into(), target: "Blue Foot".into() }).unwrap();
+    let hits = r.dice[0].roll.faces.iter().filter(|&&f| f <= 2).count() as u32;
+    assert_eq!(r.dice[0].rule, "16");
+    assert_eq!(g_figures(&on, "Blue Foot"), 16 - hits);
+    assert!(r.charts.iter().any(|c| c.column.contains("optional")), "{r}");
+    let far = skirmish_fire_game(true, 6, 19.0);
+    assert_eq!(cite(far.check_fire("Red Foot", "Blue Foot")), "PK12", "beyond 18\"");
+    let big = skirmish_fire_game(true, 7, 6.0);
+    let shot = big.check_fire("Red Foot", "Blue Foot").unwrap();
+    assert!(!shot.pool.skirmish, "7 figures fire by the card");
+    assert_eq!((CHARTS[shot.pool.chart], shot.pool.dice), ('C', 2));
+}
+
+fn g_figures(g: &Game, name: &str) -> u32 {
+    g.unit(e(g, name)).unwrap().figures
+}
+
+// PK16: the automatic player uses the optional fire: its skirmishers shoot at 14".
+#[test]
+fn pk16_the_automatic_player_fires_skirmishers_at_eighteen_inches() {
+    let g = skirmish_fire_game(true, 6, 14.0);
+    assert_eq!(g.automatic().next_action(&g), Some(Action::Fire { unit: "Red Foot".into(), target: "Blue Foot".into() }));
+    let off = skirmish_fire_game(false, 6, 14.0);
+    assert_eq!(off.automatic().next_action(&off), Some(Action::Next), "out of the card's 8\"");
+}
+
+/// Blue Foot (regulars) in square, Blue Column turned into a light gun (`class`) unlimbered
+/// with its stand 0.5" off the square's right face; at Blue's move step (Side A).
+fn gun_beside_square(class: PurkyClass) -> Game {
+    let mut g = duel(PurkyClass::Regulars, 16, 12.0, |s| {
+        // PK6: square is a formation a Purky scenario may name.
+        s.rules = crate::rules::cite::RuleSetId::Purky;
+        unit(s, "Blue Foot").formation = Formation::Square;
+        let gun = unit(s, "Blue Column");
+        gun.arm = model::Arm::Artillery { gun: model::GunSize::Light, galloper: false };
+        gun.weapon = None;
+        gun.unit_type = model::UnitType::Line;
+        gun.formation = Formation::Unlimbered;
+        gun.figures = 2;
+        gun.figures_per_stand = None;
+        gun.purky = Some(PurkyProfile { class, figures: Some(2) });
+    });
+    let (square, gun) = (e(&g, "Blue Foot"), e(&g, "Blue Column"));
+    let faces: Vec<crate::table::footprint::Footprint> = g.unit(square).unwrap().stands.iter().map(|&s| *g.world.get::<crate::table::footprint::Footprint>(s).unwrap()).collect();
+    let right = faces.iter().flat_map(|f| f.corners()).map(|p| p.x).fold(f32::MIN, f32::max);
+    let mid = faces.iter().map(|f| f.centre.y).sum::<f32>() / faces.len() as f32;
+    let stand = g.unit(gun).unwrap().stands[0];
+    let mut fp = g.world.get_mut::<crate::table::footprint::Footprint>(stand).unwrap();
+    fp.facing = 90.0;
+    fp.centre = bevy::math::Vec2::new(right + 0.5 + fp.depth / 2.0, mid);
+    g.table = std::sync::OnceLock::new();
+    to_step(&mut g, Step::Move(Team::A), Team::A);
+    g
+}
+
+// PK4: the card's "•" under Square: a light gun (or amusette) beside a friendly square sends
+// its crews in as one of its functions; it then neither moves nor fires, is neither fired at
+// nor charged (the square is), comes out by forming unlimbered, and is lost if the square
+// breaks. Heavier guns have no "•".
+#[test]
+fn pk4_light_guns_shelter_in_a_square() {
+    let mut g = gun_beside_square(PurkyClass::LightGuns);
+    let (square, gun) = (e(&g, "Blue Foot"), e(&g, "Blue Column"));
+    assert_eq!(g.square_beside(gun), Some(square));
+    let shelter = Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Square };
+    assert!(g.unit_choices_now(gun).iter().any(|c| c.action == shelter && c.allowed()));
+    let r = g.apply(shelter.clone()).unwrap();
+    assert!(r.notes.iter().any(|n| n.rule == "4" && n.text.contains("Blue Foot")), "{r}");
+    assert_eq!(g.shelter_of(gun), Some(square));
+    assert!(g.unit_badges(gun).iter().any(|b| b.text == "in square"));
+    assert_eq!(cite(g.check(&Action::Move { unit: "Blue Column".into(), steps: vec![MoveStep::Forward(1.0)] })), "PK4");
+    to_step(&mut g, Step::Move(Team::B), Team::A);
+    let charge = g.check(&Action::Charge { unit: "Red Foot".into(), target: "Blue Column".into() }).unwrap_err();
+    assert_eq!((charge.cite().to_string(), charge.reason.contains("charge the square")), ("PK4".into(), true), "{}", charge.reason);
+    to_step(&mut g, Step::Fire(Team::B), Team::A);
+    assert_eq!(cite(g.check_fire("Red Foot", "Blue Column")), "PK4");
+    to_step(&mut g, Step::Fire(Team::A), Team::A);
+    assert_eq!(cite(g.check_fire("Blue Column", "Red Foot")), "PK4");
+    // Next turn the crews come out (a function) and the gun may fire again.
+    to_step(&mut g, Step::Initiative, Team::A);
+    to_step(&mut g, Step::Move(Team::A), Team::A);
+    assert_eq!(cite(g.check(&Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Limbered })), "PK4");
+    g.apply(Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Unlimbered }).unwrap();
+    assert_eq!(g.shelter_of(gun), None);
+    assert_eq!(g.unit(gun).unwrap().formation, Formation::Unlimbered);
+    // Back in, then the square breaks: the guns are abandoned.
+    g.apply(shelter).unwrap();
+    g.mark(square, |m| m.status = Status::Routed);
+    let r = g.apply(Action::Next).unwrap();
+    assert!(r.changes.iter().any(|c| c.rule == "28" && c.text.contains("abandoned")), "{r}");
+    assert_eq!(cite(g.find("Blue Column")), "PK24");
+    // A medium gun has no "•"; a light gun with no square beside it has nowhere to go.
+    let medium = gun_beside_square(PurkyClass::MediumGuns);
+    assert_eq!(cite(medium.check(&Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Square })), "PK4");
+    let mut alone = gun_beside_square(PurkyClass::LightGuns);
+    let sq = e(&alone, "Blue Foot");
+    alone.world.get_mut::<Unit>(sq).unwrap().formation = Formation::Line;
+    alone.table = std::sync::OnceLock::new();
+    let refusal = alone.check(&Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Square }).unwrap_err();
+    assert!(refusal.reason.contains("no friendly square"), "{}", refusal.reason);
+}
+
+// PK4: a square that forms line sends the crews back to their guns.
+#[test]
+fn pk4_a_square_that_forms_line_sends_the_crews_out() {
+    let mut g = gun_beside_square(PurkyClass::Amusettes);
+    g.apply(Action::ChangeFormation { unit: "Blue Column".into(), formation: Formation::Square }).unwrap();
+    g.world.get_mut::<Unit>(e(&g, "Blue Foot")).unwrap().formation = Formation::Line;
+    g.table = std::sync::OnceLock::new();
+    let r = g.apply(Action::Next).unwrap();
+    assert!(r.changes.iter().any(|c| c.rule == "4" && c.text.contains("come out")), "{r}");
+    assert_eq!(g.unit(e(&g, "Blue Column")).unwrap().formation, Formation::Unlimbered);
+}
+
+/// The duel with Col. Blue standing on Blue Foot's middle stand, at Red's fire step, 4"
+/// apart so Red's pool is large.
+fn leader_with_blue(seed: u64) -> Game {
+    let mut g = duel(PurkyClass::Regulars, 16, 4.0, |s| s.sides[0].brigades[0].commander.at = Some([24.0, 11.0]));
+    g.seed = seed;
+    g.dice = Dice::new(seed);
+    to_step(&mut g, Step::Fire(Team::B), Team::A);
+    g
+}
+
+// PK25: a leader with a unit that is hit rolls a d10 and is lost on a 1; the preview gives
+// the exact chance (a hit, then the 1); a lost leader is not replaced: he rides no more and
+// his brigade moves at half rate (PK5).
+#[test]
+fn pk25_a_leader_with_a_unit_hit_is_lost_on_a_one() {
+    let (mut rolled, mut lost) = (0, 0);
+    for seed in 0..400 {
+        let mut g = leader_with_blue(seed);
+        let blue = e(&g, "Blue Foot");
+        assert_eq!(g.leaders_with(blue).len(), 1);
+        let fire = Action::Fire { unit: "Red Foot".into(), target: "Blue Foot".into() };
+        let shot = g.check_fire("Red Foot", "Blue Foot").unwrap();
+        let hits = odds::pool_hits(shot.pool.dice, shot.pool.value);
+        let preview = g.preview_of(&fire).unwrap().unwrap();
+        let risk = preview.blocks.iter().find(|b| b.heading.contains("leaders with Blue Foot")).expect("the leader's risk is shown");
+        assert!((risk.odds[0].chance - (1.0 - hits[0]) / 10.0).abs() < 1e-12);
+        let r = g.apply(fire).unwrap();
+        let leader_die = r.dice.iter().find(|d| d.rule == "25");
+        let hit = g_figures(&g, "Blue Foot") < 16;
+        assert_eq!(leader_die.is_some(), hit, "seed {seed}: a roll when, and only when, the unit is hit");
+        if let Some(d) = leader_die {
+            rolled += 1;
+            let gone = d.roll.faces[0] == 1;
+            assert_eq!(r.changes.iter().any(|c| c.rule == "25" && c.text.contains("Col. Blue is lost")), gone, "seed {seed}");
+            if gone {
+                lost += 1;
+                assert!(g.leaders_with(blue).is_empty());
+                let ride = g.check(&Action::MoveLeader { leader: "Col. Blue".into(), to: bevy::math::Vec2::new(20.0, 5.0) }).unwrap_err();
+                assert_eq!((ride.cite().to_string(), ride.reason.contains("was lost")), ("PK25".into(), true), "{}", ride.reason);
+                let rate = g.rate(blue).unwrap();
+                assert_eq!(rate.full, 5.0, "regulars in line, 10\" halved: {:?}", rate.why);
+                assert!(rate.why.iter().any(|w| w.1 == "5" && w.0.contains("lost")));
+            }
+        }
+    }
+    // One in ten, over the seeded rolls.
+    let share = lost as f64 / rolled as f64;
+    assert!(rolled > 300 && (0.05..0.16).contains(&share), "{lost} of {rolled}");
+}
+
+// PK25, PK1: a lost C-in-C takes his initiative bonus with him.
+#[test]
+fn pk25_a_lost_commander_in_chief_adds_nothing_to_the_initiative() {
+    let mut g = duel(PurkyClass::Regulars, 16, 20.0, |s| {
+        s.sides[1].commander = Some(model::Commander { name: "Tarleton".into(), kind: model::CommanderKind::British, rating: Some(model::Rating::Aggressive), at: None, acw: None });
+    });
+    assert!(g.initiative_bonus(1).is_some());
+    g.lost_leaders.push("Tarleton".into());
+    assert_eq!(g.initiative_bonus(1), None);
 }

@@ -7,7 +7,7 @@ use bevy::ecs::entity::Entity;
 
 use super::card::{self, CHARTS};
 use super::combat::Pool;
-use super::game::{EVADE_ANSWERS, Game, INITIATIVE_ANSWERS, PK, Question, RALLY_ANSWERS, STEPS, Status, Step, question_rule, step_name};
+use super::game::{Game, PK, Question, STEPS, Status, Step, question_rule, step_name};
 use super::odds::{self, Test};
 use crate::rules::action::Action;
 use crate::rules::engine::{Badge, Choice, Fact, Factor, MoveKind, Movement, Odds, Preview, PreviewBlock, Prompt, RangeBand, Reach, SequenceStep, SequenceView, SheetRow, Tone, TrackItem, TrackState, UnitStatus, cited};
@@ -28,11 +28,7 @@ impl Game {
         let limit = self.scenario.turn_limit;
         let of = limit.map_or(String::new(), |l| format!(" of {l}"));
         let prompt = self.asked.map(|a| {
-            let options = match a.question {
-                Question::Initiative { .. } => INITIATIVE_ANSWERS,
-                Question::Rally { .. } => RALLY_ANSWERS,
-                Question::Evade { .. } => EVADE_ANSWERS,
-            };
+            let options = a.question.answers();
             Prompt { id: a.id, question: self.question_text(&a.question), options: options.iter().map(|o| o.to_string()).collect(), cite: cite(question_rule(&a.question)) }
         });
         let step = self.current();
@@ -102,7 +98,11 @@ impl Game {
         if let Some(p) = self.sequence_view().prompt {
             for (option, label) in p.options.iter().enumerate() {
                 let action = Action::Answer { prompt: p.id, option: option as u32 };
-                let rolls = matches!(self.asked.map(|a| a.question), Some(Question::Rally { .. })) && option == 0;
+                let rolls = match self.asked.map(|a| a.question) {
+                    Some(Question::Rally { .. }) => option == 0,
+                    Some(Question::Evade { .. }) => option != 1,
+                    _ => false,
+                };
                 choices.push(Choice::judged(self, label.clone(), action, rolls).detail(p.question.clone()));
             }
         }
@@ -135,6 +135,9 @@ impl Game {
         if self.engaged(e) {
             parts.push("in melee (PK19)".into());
         }
+        if let Some(sq) = self.shelter_of(e) {
+            parts.push(format!("crews in {}'s square (PK4)", self.name(sq)));
+        }
         UnitStatus { parts, marked: pk.status != Status::Steady, gone: false }
     }
 
@@ -144,11 +147,18 @@ impl Game {
         if !matches!(self.current(), Step::Move(_)) {
             return Vec::new();
         }
+        let shelter = |f: Formation| f == Formation::Square && pk.row().square_shelter;
         FORMS
             .into_iter()
-            .filter(|&f| f != u.formation && card::rate(pk.class, f).is_some())
+            .filter(|&f| f != u.formation && (card::rate(pk.class, f).is_some() || shelter(f)))
             .map(|formation| {
                 let action = Action::ChangeFormation { unit: u.name.clone(), formation };
+                if shelter(formation) {
+                    return Choice::judged(self, "Shelter the crews in a square (a gun's function)", action, false).about(u.name.clone()).detail("PK4: the card's \"•\": light guns and amusettes shelter in a friendly square within 1\"".to_string());
+                }
+                if u.formation == Formation::Square && formation == Formation::Unlimbered {
+                    return Choice::judged(self, "Bring the crews out of the square (a gun's function)", action, false).about(u.name.clone()).detail("PK4: the crews come back to their unlimbered guns".to_string());
+                }
                 let rate = card::rate(pk.class, formation).unwrap_or(0);
                 let cost = if pk.row().is_gun() { "a gun's function".to_string() } else { format!("half the {}\" rate", rate) };
                 Choice::judged(self, format!("Form {} ({cost})", formation_name(formation)), action, false).about(u.name.clone()).detail(format!("PK7: forming costs half the new formation's rate; {} moves {}\" in it", pk.row().row, rate))
@@ -197,7 +207,11 @@ impl Game {
             r("Formation", formation_name(u.formation).to_string(), "6"),
             r("Rates", format!("road {}\", skirmish {}, column {}, line {}, square {}", row.road, opt(row.skirmish), opt(row.column), opt(row.line), opt(row.square)), "6"),
             r("Range", match row.long_range { Some(l) => format!("{}\" / {l}\"", row.range), None => format!("{}\"", row.range) }, "12"),
-            r("Fire", charts(&fire).replace(" 0", " ~"), "14"),
+            if self.skirmish_fire(e) {
+                r("Fire", format!("optional skirmisher fire: a d10 a figure, {} or less, {}", super::combat::SKIRMISH_FIRE_HIT, inches(super::combat::SKIRMISH_FIRE_RANGE)), "16")
+            } else {
+                r("Fire", charts(&fire).replace(" 0", " ~"), "14")
+            },
             r("Melee", charts(&row.melee), "18"),
             r("Morale", charts(&row.morale), "21"),
             SheetRow { label: "Cumulative hits".into(), value: format!("{} (morale chart {})", pk.hits, CHARTS[super::combat::chart_by_hits(pk.hits)]), cite: Some(cite("21")), tone: (pk.hits > 0).then_some(Tone::Bad) },
@@ -232,6 +246,9 @@ impl Game {
         if self.engaged(e) {
             badges.push(Badge { text: "melee".into(), meaning: "in contact: fights in the melee step".into(), cite: Some(cite("19")), tone: Tone::Info });
         }
+        if let Some(sq) = self.shelter_of(e) {
+            badges.push(Badge { text: "in square".into(), meaning: format!("its crews shelter in {}'s square: no fire, no move, not a target", self.name(sq)), cite: Some(cite("4")), tone: Tone::Info });
+        }
         if pk.fired {
             badges.push(Badge { text: "fired".into(), meaning: "has fired this turn".into(), cite: Some(cite("12")), tone: Tone::Info });
         }
@@ -241,6 +258,9 @@ impl Game {
     pub(super) fn unit_fire_bands(&self, e: Entity) -> Vec<RangeBand> {
         let Some(pk) = self.pk(e) else { return Vec::new() };
         let row = pk.row();
+        if self.skirmish_fire(e) {
+            return vec![RangeBand { label: "skirmish fire".into(), reach: self.fire_reach(e), cite: cite("16") }];
+        }
         let mut bands = vec![RangeBand { label: if row.is_gun() { "short".into() } else { "fire".into() }, reach: row.range as f32, cite: cite(if row.is_gun() { "13" } else { "12" }) }];
         if let Some(l) = row.long_range {
             bands.push(RangeBand { label: "long".into(), reach: l as f32, cite: cite("13") });
@@ -254,9 +274,8 @@ impl Game {
         match action {
             Action::Fire { unit, target } => {
                 let shot = self.check_fire(unit, target)?;
-                let mut block = pool_block(&format!("{unit} fires at {target}"), &shot.pool, &self.row_of(shot.firer).row, "hit", "12");
-                block.facts.insert(0, Fact { text: format!("{} edge to edge", inches(shot.range)), rule: cite("12") });
-                Ok(Some(Preview { title: format!("{unit} fires at {target} (PK12)"), blocks: vec![block] }))
+                let rule = if shot.pool.skirmish { "16" } else { "12" };
+                Ok(Some(Preview { title: format!("{unit} fires at {target} (PK{rule})"), blocks: self.shot_blocks(&format!("{unit} fires at {target}"), &shot) }))
             }
             Action::Charge { unit, target } => {
                 let plan = self.check_charge(unit, target)?;
@@ -264,12 +283,22 @@ impl Game {
                 let i = s.find(unit).map_err(|why| Refusal::unruled(PK, why))?;
                 let there = s.with_stands(i, &plan.placed.stands, plan.placed.formation);
                 let mut blocks = vec![PreviewBlock { heading: format!("{unit} charges {target}"), facts: plan.placed.notes.iter().map(|(w, r)| Fact { text: w.clone(), rule: cite(r) }).collect(), factors: Vec::new(), odds: Vec::new() }];
+                let mut risks = Vec::new();
                 for (me, foe) in [(plan.placed.unit, plan.target), (plan.target, plan.placed.unit)] {
                     if let Some(pool) = self.melee_pool(&there, me, foe, &plan.engagement) {
                         blocks.push(pool_block(&format!("round 1: {} against {}", self.name(me), self.name(foe)), &pool, &self.row_of(me).row, "hit", "18"));
+                        risks.extend(self.leader_block(foe, &odds::pool_hits(pool.dice, pool.value)));
                     }
                 }
+                blocks.extend(risks);
                 Ok(Some(Preview { title: format!("{unit} charges {target} (PK18)"), blocks }))
+            }
+            Action::Answer { prompt, option: 2 } => {
+                let q = self.check_answer(*prompt, 2)?;
+                let Question::Evade { unit, charger } = q else { return Ok(None) };
+                let shot = self.evade_fire(unit, charger)?;
+                let (name, at) = (self.name(unit), self.name(charger));
+                Ok(Some(Preview { title: format!("{name} fires at {at}, then evades half a move (PK11)"), blocks: self.shot_blocks(&format!("{name} fires at {at}"), &shot) }))
             }
             Action::Answer { prompt, option: 0 } => {
                 let q = self.check_answer(*prompt, 0)?;
@@ -280,6 +309,30 @@ impl Game {
             }
             other => self.check(other).map(|()| None),
         }
+    }
+
+    /// A shot's pool as preview blocks: the hits, and any leader with the target at risk (PK25).
+    fn shot_blocks(&self, heading: &str, shot: &super::combat::Shot) -> Vec<PreviewBlock> {
+        let rule = if shot.pool.skirmish { "16" } else { "12" };
+        let mut block = pool_block(heading, &shot.pool, &self.row_of(shot.firer).row, "hit", rule);
+        block.facts.insert(0, Fact { text: format!("{} edge to edge", inches(shot.range)), rule: cite("12") });
+        let mut blocks = vec![block];
+        blocks.extend(self.leader_block(shot.target, &odds::pool_hits(shot.pool.dice, shot.pool.value)));
+        blocks
+    }
+
+    /// PK25: the exact chance that each leader with `unit` is lost to a pool with these odds.
+    fn leader_block(&self, unit: Entity, hits: &[f64]) -> Option<PreviewBlock> {
+        let risks = self.leader_risk(unit, hits);
+        if risks.is_empty() {
+            return None;
+        }
+        Some(PreviewBlock {
+            heading: format!("leaders with {}", self.name(unit)),
+            facts: vec![Fact { text: format!("a leader with a unit that is hit is lost on a d10 of {}", super::game::LEADER_LOST_ON), rule: cite("25") }],
+            factors: Vec::new(),
+            odds: risks.into_iter().map(|(name, p)| Odds { outcome: format!("{name} lost"), chance: p }).collect(),
+        })
     }
 
     /// The exact odds of a unit's morale test now (PK20), for the sheet and the bot.
@@ -296,7 +349,7 @@ fn pool_block(heading: &str, pool: &Pool, row: &str, what: &str, rule: &str) -> 
         heading: heading.to_string(),
         facts: pool.why.iter().map(|(w, r)| Fact { text: w.clone(), rule: cite(r) }).collect(),
         factors: vec![Factor {
-            name: format!("{row}, chart {}", CHARTS[pool.chart]),
+            name: if pool.skirmish { format!("{row}, the optional skirmisher fire (no chart)") } else { format!("{row}, chart {}", CHARTS[pool.chart]) },
             value: if pool.value == 0 { "~ (no hit)".into() } else { format!("{} d10, {} or less", pool.dice, pool.value) },
             rule: cite(rule),
             detail: Some("a d10 read 1–10 hits at or under the chart's number".into()),
