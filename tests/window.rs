@@ -686,6 +686,43 @@ fn acw_quick_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 15: a few turns of the ACW teaching scenario (Harmon's Farm, `rules: AcwQuick` in the
+/// file) in the window: three turns chosen by the quick rules' automatic player (leaders riding
+/// and joining, moves, routs, fire, charges and melee, QK1–QK21), computed here through the
+/// engine and sent as the mouse sends orders; the window's saved game is that game, state for
+/// state. The screenshot shows the table after them with the fire bands of the selected unit.
+fn acw_quick_teaching_checks(display: &str, dir: &Path) -> Vec<Check> {
+    use otp::rules::cite::RuleSetId;
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/acw_teaching.ron");
+    let png = dir.join("window-acw-quick-teaching.png");
+    let save = dir.join("window-acw-quick-teaching.ron");
+    let _ = std::fs::remove_file(&save);
+    let Ok(scenario) = otp::scenario::load(&file) else { return vec![check("acw_quick_teaching_loads", false, || "acw_teaching.ron".into())] };
+    let Ok(mut game) = otp::rules::registry::open(RuleSetId::AcwQuick, scenario, 7) else { return vec![check("acw_quick_teaching_opens", false, || "registry".into())] };
+    let mut bot = game.automatic();
+    while game.sequence().turn < 4 && !game.sequence().over {
+        let Some(a) = bot.next_action(game.as_ref()) else { break };
+        if game.apply(a).is_err() {
+            break;
+        }
+    }
+    let actions = game.actions();
+    let orders = ron::to_string(&actions).unwrap_or_default();
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SEED", "7"), ("OTP_SELECT", "2nd Ohio"), ("OTP_OVERLAYS", "arcs")];
+    let ran = play_screenshot_of(display, Some(&file), &png, &env);
+    let mut out = vec![check("acw_quick_teaching_scenario_opens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("acw_quick_teaching_save_names_its_rule_set", text.contains("rules: AcwQuick"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let replayed = otp::rules::registry::load_save(&text, "window-acw-quick-teaching.ron").map(|g| (g.action_count(), g.snapshot(), g.sequence().turn, g.reports().iter().filter(|r| r.title.contains("fires at")).count()));
+    out.push(check(
+        "acw_quick_plays_three_turns_of_the_teaching_scenario_as_the_engine_does",
+        replayed.as_ref().is_ok_and(|(n, snap, turn, shots)| *n == actions.len() && *snap == game.snapshot() && *turn >= 4 && *shots > 0),
+        || format!("{} actions sent; the save: {:?}", actions.len(), replayed.as_ref().map(|r| (r.0, r.2, r.3))),
+    ));
+    out
+}
+
 /// Issue 18: the ACW orders sheet in the window: the Confederates write a charge order, sealed;
 /// the Union writes; step 3 reveals it and the charger names its target; step 6 resolves the
 /// charge (OR1, OR4, OR16-OR19). The screenshot shows the table after the charge, its report in
@@ -710,6 +747,9 @@ fn acw_orders_checks(display: &str, dir: &Path) -> Vec<Check> {
         (game.action_count(), sealed, revealed, charged)
     });
     out.push(check("acw_orders_a_turn_written_revealed_and_charged", played.is_some_and(|(n, s, r, c)| n == 11 && s && r && c), || format!("(actions, sealed, revealed, charged) = {played:?}")));
+    out
+}
+
 /// Issue 17: Purky's AWI rules play Cowpens in the window through the engine interface alone.
 /// Two turns chosen by Purky's automatic player (initiative answers, moves, fire, melee) are
 /// sent as the mouse sends orders; the window's saved game is that game, state for state
@@ -724,6 +764,25 @@ fn purky_checks(display: &str, dir: &Path) -> Vec<Check> {
     let Ok(mut game) = otp::rules::registry::open(RuleSetId::Purky, cowpens, 3) else { return vec![check("purky_rules_play_cowpens_in_the_window", false, || "Purky does not open Cowpens".into())] };
     let mut bot = game.automatic();
     while game.sequence().turn < 3 {
+        let Some(a) = bot.next_action(game.as_ref()) else { break };
+        if game.apply(a).is_err() {
+            break;
+        }
+    }
+    let orders = ron::to_string(&game.actions()).unwrap_or_default();
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_SEED", "3"), ("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "Maryland Continentals")];
+    let args = ["play".to_string(), scenario.display().to_string(), "--rules".into(), "purky".into(), "--screenshot".into(), png.display().to_string()];
+    let _ = std::fs::remove_file(&png);
+    let ran = run_otp(display, &args, &env);
+    let mut out = vec![check("purky_rules_open_cowpens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("purky_rules_save_names_their_rule_set", text.contains("rules: Purky"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let same = otp::rules::registry::load_save(&text, "window-purky.ron").map(|g| (g.action_count(), g.snapshot() == game.snapshot()));
+    out.push(check("purky_rules_play_two_turns_of_cowpens_as_ordered", same.as_ref().is_ok_and(|&(n, s)| n == game.action_count() && n > 20 && s), || format!("{same:?} against {} actions", game.action_count())));
+    out
+}
+
 /// Issue 16: Cowpens under *Revolution* (`--rules revolution`): the automatic player's first
 /// turns, computed here through the engine, sent as the mouse sends orders; the window applies
 /// them all (SG9, SG10, SG21) and its save replays to the same game. The screenshot shows a
@@ -744,17 +803,6 @@ fn revolution_checks(display: &str, dir: &Path) -> Vec<Check> {
             break;
         }
     }
-    let orders = ron::to_string(&game.actions()).unwrap_or_default();
-    let commands = format!("save:{}", save.display());
-    let env = [("OTP_SEED", "3"), ("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SELECT", "Maryland Continentals")];
-    let args = ["play".to_string(), scenario.display().to_string(), "--rules".into(), "purky".into(), "--screenshot".into(), png.display().to_string()];
-    let _ = std::fs::remove_file(&png);
-    let ran = run_otp(display, &args, &env);
-    let mut out = vec![check("purky_rules_open_cowpens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
-    let text = std::fs::read_to_string(&save).unwrap_or_default();
-    out.push(check("purky_rules_save_names_their_rule_set", text.contains("rules: Purky"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
-    let same = otp::rules::registry::load_save(&text, "window-purky.ron").map(|g| (g.action_count(), g.snapshot() == game.snapshot()));
-    out.push(check("purky_rules_play_two_turns_of_cowpens_as_ordered", same.as_ref().is_ok_and(|&(n, s)| n == game.action_count() && n > 20 && s), || format!("{same:?} against {} actions", game.action_count())));
     let actions = game.actions();
     let orders = ron::to_string(&actions).unwrap_or_default();
     let commands = format!("save:{}", save.display());
@@ -858,6 +906,7 @@ fn main() -> ExitCode {
     }
     checks.extend(tiny_checks(&display, &dir));
     checks.extend(acw_quick_checks(&display, &dir));
+    checks.extend(acw_quick_teaching_checks(&display, &dir));
     checks.extend(acw_orders_checks(&display, &dir));
     checks.extend(purky_checks(&display, &dir));
     checks.extend(revolution_checks(&display, &dir));
