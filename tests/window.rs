@@ -686,6 +686,43 @@ fn acw_quick_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 15: a few turns of the ACW teaching scenario (Harmon's Farm, `rules: AcwQuick` in the
+/// file) in the window: three turns chosen by the quick rules' automatic player (leaders riding
+/// and joining, moves, routs, fire, charges and melee, QK1–QK21), computed here through the
+/// engine and sent as the mouse sends orders; the window's saved game is that game, state for
+/// state. The screenshot shows the table after them with the fire bands of the selected unit.
+fn acw_quick_teaching_checks(display: &str, dir: &Path) -> Vec<Check> {
+    use otp::rules::cite::RuleSetId;
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/acw_teaching.ron");
+    let png = dir.join("window-acw-quick-teaching.png");
+    let save = dir.join("window-acw-quick-teaching.ron");
+    let _ = std::fs::remove_file(&save);
+    let Ok(scenario) = otp::scenario::load(&file) else { return vec![check("acw_quick_teaching_loads", false, || "acw_teaching.ron".into())] };
+    let Ok(mut game) = otp::rules::registry::open(RuleSetId::AcwQuick, scenario, 7) else { return vec![check("acw_quick_teaching_opens", false, || "registry".into())] };
+    let mut bot = game.automatic();
+    while game.sequence().turn < 4 && !game.sequence().over {
+        let Some(a) = bot.next_action(game.as_ref()) else { break };
+        if game.apply(a).is_err() {
+            break;
+        }
+    }
+    let actions = game.actions();
+    let orders = ron::to_string(&actions).unwrap_or_default();
+    let commands = format!("save:{}", save.display());
+    let env = [("OTP_ORDERS", orders.as_str()), ("OTP_COMMANDS", commands.as_str()), ("OTP_SEED", "7"), ("OTP_SELECT", "2nd Ohio"), ("OTP_OVERLAYS", "arcs")];
+    let ran = play_screenshot_of(display, Some(&file), &png, &env);
+    let mut out = vec![check("acw_quick_teaching_scenario_opens_in_the_window", ran.is_ok() && png.exists(), || format!("{ran:?}"))];
+    let text = std::fs::read_to_string(&save).unwrap_or_default();
+    out.push(check("acw_quick_teaching_save_names_its_rule_set", text.contains("rules: AcwQuick"), || format!("{}: {}", save.display(), text.lines().take(3).collect::<Vec<_>>().join(" / "))));
+    let replayed = otp::rules::registry::load_save(&text, "window-acw-quick-teaching.ron").map(|g| (g.action_count(), g.snapshot(), g.sequence().turn, g.reports().iter().filter(|r| r.title.contains("fires at")).count()));
+    out.push(check(
+        "acw_quick_plays_three_turns_of_the_teaching_scenario_as_the_engine_does",
+        replayed.as_ref().is_ok_and(|(n, snap, turn, shots)| *n == actions.len() && *snap == game.snapshot() && *turn >= 4 && *shots > 0),
+        || format!("{} actions sent; the save: {:?}", actions.len(), replayed.as_ref().map(|r| (r.0, r.2, r.3))),
+    ));
+    out
+}
+
 /// Issue 18: the ACW orders sheet in the window: the Confederates write a charge order, sealed;
 /// the Union writes; step 3 reveals it and the charger names its target; step 6 resolves the
 /// charge (OR1, OR4, OR16-OR19). The screenshot shows the table after the charge, its report in
@@ -883,6 +920,7 @@ fn main() -> ExitCode {
     }
     checks.extend(tiny_checks(&display, &dir));
     checks.extend(acw_quick_checks(&display, &dir));
+    checks.extend(acw_quick_teaching_checks(&display, &dir));
     checks.extend(acw_orders_checks(&display, &dir));
     checks.extend(purky_checks(&display, &dir));
     checks.extend(revolution_checks(&display, &dir));

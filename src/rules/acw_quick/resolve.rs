@@ -555,13 +555,22 @@ impl Game {
 
     // ---- the end ----
 
-    /// At the turn limit or when a side has no units: stands lost by each side (in
-    /// `figures_lost`, which counts stands here), units removed; fewer stands lost wins
-    /// (rulesets.md QK22 leaves victory to the scenario; this is the default).
+    /// At the turn limit or when a side has no units (QK1). QK22 leaves victory to the scenario
+    /// (rulesets.md: "turn limit, objectives"): an objective is held by a side with a unit within
+    /// its radius and no enemy unit there; more objective points win, then fewer stands lost (in
+    /// `figures_lost`, which counts stands here); even in both, a draw.
     pub fn summary(&self) -> Option<Summary> {
         if !self.over {
             return None;
         }
+        let s = self.situation();
+        let held_by = |o: &crate::scenario::model::Objective| {
+            let at = Vec2::from(o.at);
+            let near = |u: usize| s.unit(u).stands.iter().any(|st| crate::table::cover::distance_to_stand(&st.footprint, at) <= o.radius + 1e-3);
+            let sides: Vec<usize> = (0..s.units().len()).filter(|&u| near(u)).map(|u| s.unit(u).side).collect();
+            let first = *sides.first()?;
+            sides.iter().all(|&x| x == first).then_some(first)
+        };
         let sides: Vec<SideSummary> = self
             .scenario
             .sides
@@ -572,17 +581,29 @@ impl Game {
                 let start: u32 = models.iter().map(|u| super::game::stands_of(u.men_or_default(), self.charts)).sum();
                 let now: u32 = self.live_units().filter(|(_, u)| u.side == i).map(|(e, _)| self.state(e).stands).sum();
                 let broken = models.iter().filter(|m| self.removed.contains(&m.name)).map(|m| m.name.clone()).collect();
-                SideSummary { side: side.name.clone(), figures_lost: start - now.min(start), units_broken: broken, units_off_table: Vec::new(), objectives_held: Vec::new(), points: 0 }
+                let held: Vec<&crate::scenario::model::Objective> = self.scenario.objectives.iter().filter(|o| held_by(o) == Some(i)).collect();
+                SideSummary {
+                    side: side.name.clone(),
+                    figures_lost: start - now.min(start),
+                    units_broken: broken,
+                    units_off_table: Vec::new(),
+                    objectives_held: held.iter().map(|o| o.name.clone()).collect(),
+                    points: held.iter().map(|o| o.points).sum(),
+                }
             })
             .collect();
-        let fewest = sides.iter().map(|s| s.figures_lost).min().unwrap_or(0);
-        let best: Vec<usize> = (0..sides.len()).filter(|&i| sides[i].figures_lost == fewest).collect();
-        let winner = (best.len() == 1).then(|| best[0]);
+        let unheld = self.scenario.objectives.iter().filter(|o| held_by(o).is_none()).map(|o| o.name.clone()).collect();
+        let key = |x: &SideSummary| (x.points, std::cmp::Reverse(x.figures_lost));
+        let best = sides.iter().map(key).max();
+        let top: Vec<usize> = (0..sides.len()).filter(|&i| Some(key(&sides[i])) == best).collect();
+        let winner = (top.len() == 1).then(|| top[0]);
+        let most_lost = sides.iter().map(|s| s.figures_lost).max().unwrap_or(0);
         let result = match winner {
-            Some(w) => format!("{} wins, having lost fewer stands ({} to {})", sides[w].side, sides[w].figures_lost, sides.iter().map(|s| s.figures_lost).max().unwrap_or(0)),
-            None => format!("a draw: each side lost {fewest} stands"),
+            Some(w) if !self.scenario.objectives.is_empty() => format!("{} wins with {} objective points, having lost {} stands (QK22)", sides[w].side, sides[w].points, sides[w].figures_lost),
+            Some(w) => format!("{} wins, having lost fewer stands ({} to {most_lost}) (QK22)", sides[w].side, sides[w].figures_lost),
+            None => format!("a draw: even in objective points and stands lost ({most_lost}) (QK22)"),
         };
-        Some(Summary { turns_played: self.turn, sides, objectives_unheld: Vec::new(), winner, result: Some(result) })
+        Some(Summary { turns_played: self.turn, sides, objectives_unheld: unheld, winner, result: Some(result) })
     }
 }
 

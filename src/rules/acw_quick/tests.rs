@@ -522,6 +522,15 @@ fn the_charge_preview_counts_both_morale_rolls() {
     let odds: Vec<f64> = p.blocks[0].odds.iter().map(|o| o.chance).collect();
     assert_eq!(odds, [1.0 - p1, p1 * (1.0 - p2), p1 * p2]);
     assert_eq!(chance_2d6(0, 7), 21.0 / 36.0);
+    // QK10: every charge roll the sheet can make: either number, a marker (−1) and every
+    // leader's bonus (0–3), against the same count of the 36 throws.
+    for needs in [7, 8] {
+        for marker in [0, -1] {
+            for leader in 0..=3 {
+                assert_eq!(chance_2d6(marker + leader, needs), count(marker + leader, needs), "{needs}+ with {marker} and {leader}");
+            }
+        }
+    }
 }
 
 // QK10: an attached leader adds his bonus; a marker takes one off.
@@ -616,19 +625,71 @@ fn count_melee(f: &Fight) -> (u32, u32, u32) {
     n
 }
 
-// QK15: the melee odds sum to one and equal a direct count over 36 × 36, for a range of totals.
+/// A direct count of the result table over the 36 × 36 throws, row by row: each outcome's
+/// sheet line and the number of the 1,296 throws that give it (the throws counted as 2d6 sums
+/// with their 6 − |s − 7| ways, not face by face).
+fn count_melee_rows(f: &Fight, rows: &[super::charts::MeleeRow]) -> std::collections::BTreeMap<String, u32> {
+    let mut n = std::collections::BTreeMap::new();
+    for a in 2..=12i32 {
+        for d in 2..=12i32 {
+            let ways = ((6 - (a - 7).abs()) * (6 - (d - 7).abs())) as u32;
+            let diff = (a + f.attacker.total()) - (d + f.defender.total());
+            let rows_holding: Vec<_> = rows.iter().filter(|r| r.holds(diff.abs())).collect();
+            assert_eq!(rows_holding.len(), 1, "QK15: exactly one row for a difference of {diff}");
+            let row = rows_holding[0];
+            let label = match diff.signum() {
+                0 => format!("a tie: both lose {} and retreat ({})", row.winner, row.cell()),
+                1 => format!("attacker wins by {}: {}", row.label(), row.cell()),
+                _ => format!("defender wins by {}: {}", row.label(), row.cell()),
+            };
+            *n.entry(label).or_insert(0) += ways;
+        }
+    }
+    n
+}
+
+fn melee_odds_counted(f: &Fight, c: &Charts) {
+    let odds = melee_odds(f, &c.melee_results);
+    let sum: f64 = odds.iter().map(|o| o.1).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    let got: std::collections::BTreeMap<String, u32> = odds.iter().map(|(l, p)| (l.clone(), (p * 1296.0).round() as u32)).collect();
+    assert_eq!(got, count_melee_rows(f, &c.melee_results), "{f:?}");
+    let (tie, a, d) = count_melee(f);
+    let part = |p: &str| got.iter().filter(|(l, _)| l.starts_with(p)).map(|(_, n)| n).sum::<u32>();
+    assert_eq!((part("a tie"), part("attacker"), part("defender")), (tie, a, d));
+}
+
+// QK15–QK18: the melee odds equal a direct count over 36 × 36, row by row of the result table,
+// for every combination of the six modifiers on each side (64 × 64), and for every count of
+// stands fighting (1–8 a side), doubled from the flank or rear (QK17) or not, with every
+// leader's bonus (0–3, QK16, QK21).
 #[test]
 fn melee_odds_equal_a_direct_count() {
     let c = Charts::embedded();
-    for (ta, td) in [(0, 0), (4, 7), (10, 2), (3, 12), (9, 0)] {
-        let side = |t: i32| MeleeSide { stands: t as u32, doubled: false, modifiers: Vec::new(), leader: 0 };
-        let f = Fight { attacker: side(ta), defender: side(td) };
-        let odds = melee_odds(&f, &c.melee_results);
-        let sum: f64 = odds.iter().map(|o| o.1).sum();
-        assert!((sum - 1.0).abs() < 1e-12);
-        let part = |p: &str| (odds.iter().filter(|o| o.0.starts_with(p)).map(|o| o.1).sum::<f64>() * 1296.0).round() as u32;
-        assert_eq!((part("a tie"), part("attacker"), part("defender")), count_melee(&f), "{ta} v {td}");
+    let with = |mask: u32| -> Vec<(MeleeModifier, i32)> { MeleeModifier::ALL.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, m)| (*m, c.melee_modifier(*m).value)).collect() };
+    let n = MeleeModifier::ALL.len() as u32;
+    let mut fights = 0;
+    for am in 0..1u32 << n {
+        for dm in 0..1u32 << n {
+            let f = Fight { attacker: MeleeSide { stands: 4, doubled: false, modifiers: with(am), leader: 0 }, defender: MeleeSide { stands: 3, doubled: false, modifiers: with(dm), leader: 0 } };
+            // QK16: each modifier adds its sheet value to the side's 2d6.
+            assert_eq!(f.attacker.total(), 4 + with(am).iter().map(|m| m.1).sum::<i32>());
+            melee_odds_counted(&f, &c);
+            fights += 1;
+        }
     }
+    for (sa, sd) in (1..=8).flat_map(|a| (1..=8).map(move |d| (a, d))) {
+        for doubled in [false, true] {
+            for (la, ld) in (0..=3).flat_map(|a| (0..=3).map(move |d| (a, d))) {
+                let f = Fight { attacker: MeleeSide { stands: sa, doubled, modifiers: Vec::new(), leader: la }, defender: MeleeSide { stands: sd, doubled: false, modifiers: Vec::new(), leader: ld } };
+                // QK17: from the flank or rear the attacker's stands count twice.
+                assert_eq!(f.attacker.total(), sa as i32 * if doubled { 2 } else { 1 } + la);
+                melee_odds_counted(&f, &c);
+                fights += 1;
+            }
+        }
+    }
+    assert_eq!(fights, 64 * 64 + 8 * 8 * 2 * 16);
     // The table row by row (QK15): a difference of 9 is "0 / 3#".
     let f = Fight { attacker: MeleeSide { stands: 9, doubled: false, modifiers: Vec::new(), leader: 0 }, defender: MeleeSide { stands: 0, doubled: false, modifiers: Vec::new(), leader: 0 } };
     let odds = melee_odds(&f, &c.melee_results);
@@ -688,6 +749,40 @@ fn below_half_its_stands_a_unit_is_removed() {
     g.lose_stands(&mut r, m, 1);
     assert!(g.find("20th Maine").is_err());
     assert!(r.changes.iter().any(|c| c.rule == "19"));
+}
+
+// QK22 (rulesets.md: victory "turn limit, objectives"), QK1: when the game ends, an objective is
+// held by a side with a unit within its radius and no enemy there; more objective points win,
+// then fewer stands lost; even in both, a draw.
+#[test]
+fn the_game_is_won_on_objective_points_then_stands_lost() {
+    use crate::scenario::model::Objective;
+    let objective = |name: &str, at: [f32; 2], radius: f32, points: u32| Objective { name: name.into(), at, radius, points };
+    let ended = |objectives: Vec<Objective>, losses: &[(&str, u32)]| {
+        let mut g = game_with(1, |s| s.objectives = objectives);
+        let mut r = Report::new(super::game::QKS, 1, Action::Next, "test");
+        for (name, n) in losses {
+            let u = e(&g, name);
+            g.lose_stands(&mut r, u, *n);
+        }
+        assert!(g.summary().is_none(), "no summary before the end");
+        g.over = true;
+        g.summary().expect("over")
+    };
+    // The 20th Maine holds Round Top (2 points); the Union wins though it lost more stands.
+    let s = ended(vec![objective("Round Top", [14.0, 8.0], 3.0, 2), objective("Far field", [46.0, 34.0], 1.0, 1)], &[("83rd Pennsylvania", 1)]);
+    assert_eq!((s.winner, s.sides[0].points, s.sides[0].objectives_held.clone()), (Some(0), 2, vec!["Round Top".to_string()]), "{:?}", s.result);
+    assert_eq!((s.sides[0].figures_lost, s.sides[1].figures_lost), (1, 0));
+    assert_eq!(s.objectives_unheld, vec!["Far field".to_string()]);
+    assert!(s.result.as_deref().is_some_and(|r| r.contains("objective points") && r.contains("QK22")), "{:?}", s.result);
+    // Both sides within the radius: nobody holds it; then fewer stands lost wins.
+    let s = ended(vec![objective("Between", [14.0, 18.0], 9.0, 2)], &[("15th Alabama", 1)]);
+    assert!(s.sides.iter().all(|x| x.points == 0) && s.objectives_unheld == vec!["Between".to_string()], "{s:?}");
+    assert_eq!(s.winner, Some(0), "{:?}", s.result);
+    // No objectives, even losses: a draw.
+    let s = ended(Vec::new(), &[("15th Alabama", 1), ("20th Maine", 1)]);
+    assert_eq!(s.winner, None, "{:?}", s.result);
+    assert!(s.result.as_deref().is_some_and(|r| r.starts_with("a draw")));
 }
 
 // QK20: a leader with a unit that loses a stand is lost on 5-6: about a third of the time.
@@ -820,19 +915,39 @@ fn check_invariants(g: &Game, removed_before: &[String], lost_before: &[String])
     let _ = Unit::clone;
 }
 
-fn play_checked(seed: u64) -> (Game, u32) {
-    let mut g = Game::new(scenario(), seed);
+/// One seeded automatic game of `scenario` (read from `file`), the invariants checked after
+/// every action; every game ends without a refusal.
+fn play_checked_on(scenario: Scenario, file: &str, seed: u64) -> (Game, u32) {
+    let mut g = Game::new(scenario, seed);
     let mut bot = g.automatic();
     let mut n = 0;
     while let Some(a) = bot.next_action(&g) {
         let (removed, lost): (Vec<String>, Vec<String>) = (g.removed.clone(), g.leaders().iter().filter(|l| l.lost).map(|l| l.name.clone()).collect());
-        g.apply(a.clone()).unwrap_or_else(|r| panic!("seed {seed}: the bot's {a} refused: {r}"));
+        g.apply(a.clone()).unwrap_or_else(|r| panic!("{file} seed {seed}: the bot's {a} refused: {r}"));
         check_invariants(&g, &removed, &lost);
         n += 1;
-        assert!(n < 5_000, "seed {seed}: the game does not end");
+        assert!(n < 20_000, "{file} seed {seed}: the game does not end");
     }
-    assert!(g.over);
+    assert!(g.over, "{file} seed {seed}: the automatic players stopped before the end");
     (g, n)
+}
+
+fn play_checked(seed: u64) -> (Game, u32) {
+    play_checked_on(scenario(), FILE, seed)
+}
+
+/// The ACW scenarios shipped for these rules (issue 15: 1,000 games of each).
+const SHIPPED: [&str; 2] = ["scenarios/acw_teaching.ron", "scenarios/mcphersons_ridge.ron"];
+
+fn shipped(file: &str) -> Scenario {
+    let s = crate::scenario::load(std::path::Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.rules, crate::rules::cite::RuleSetId::AcwQuick, "{file} is written for the quick rules");
+    s
+}
+
+/// Games a scenario (`QK_GAMES` overrides the default).
+fn games(default: u64) -> u64 {
+    std::env::var("QK_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 // The automatic player plays both sides to the end without a refusal, and the invariants hold
@@ -850,16 +965,67 @@ fn automatic_games_keep_the_invariants() {
     assert!(charges > 0 && melees > 0, "the bots charge ({charges}) and fight ({melees})");
 }
 
-// The same over 1,000 games (run with --ignored; the figure is in the coverage doc).
+// QK1, QK13, QK19, QK20, QK22: the same invariants on both shipped ACW scenarios, a few seeded
+// games each in the suite; the bots charge, fight and fire on them.
 #[test]
-#[ignore]
-fn a_thousand_automatic_games_keep_the_invariants() {
-    for seed in 0..1_000 {
-        play_checked(seed);
+fn automatic_games_of_the_shipped_acw_scenarios_keep_the_invariants() {
+    for file in SHIPPED {
+        let (mut shots, mut charges) = (0, 0);
+        for seed in 0..games(3) {
+            let (g, _) = play_checked_on(shipped(file), file, seed);
+            assert!(g.summary().is_some(), "{file} seed {seed}");
+            shots += g.reports().iter().filter(|r| r.title.contains("fires at")).count();
+            charges += g.reports().iter().filter(|r| r.title.contains("charges")).count();
+        }
+        assert!(shots > 0, "{file}: the bots fire ({shots}; charges {charges})");
+        eprintln!("{file}: {} games, {shots} shots, {charges} charges", games(3));
     }
 }
 
+// QK9, QK2, QK16: the teaching scenario's first lesson is legal as its description says: the 4th
+// Alabama's column, 8.6" from the 6th Michigan behind Harmon's wall, may charge it in the
+// Confederates' first move step (a column moves 10"), with Lacy joined or not.
+#[test]
+fn the_teaching_scenarios_first_charge_is_in_reach() {
+    let file = SHIPPED[0];
+    for join in [false, true] {
+        let mut g = Game::new(shipped(file), 1);
+        let csa = g.phasing(); // QK1: the Confederates first
+        assert_eq!(g.side_name(csa), "Confederates");
+        if join {
+            ok(&mut g, Action::JoinUnit { leader: "Brig. Gen. Thomas Lacy".into(), unit: "4th Alabama".into() });
+        }
+        to_step(&mut g, csa, Step::Move);
+        let plan = g.check_charge("4th Alabama", "6th Michigan").unwrap_or_else(|r| panic!("joined {join}: {r}"));
+        assert_eq!(plan.charger_bonus, if join { 3 } else { 0 });
+        let p = g.preview(&charge("4th Alabama", "6th Michigan")).unwrap().expect("odds");
+        assert!(p.blocks[0].odds[0].chance <= 0.5, "a charge the automatic player would make: {:?}", p.blocks[0].odds);
+    }
+}
 
+// The full figure (run with --ignored, release; the figures are in the coverage doc): 1,000
+// seeded automatic games of the fixture and of each shipped ACW scenario, every action checked.
+// `QK_SCENARIOS=acw_teaching,mcphersons_ridge,acw_small` plays only those; `QK_GAMES` the count;
+// `QK_FIRST` the first seed (to split a run); progress every 100 games (--nocapture).
+#[test]
+#[ignore]
+fn a_thousand_automatic_games_keep_the_invariants() {
+    let only = std::env::var("QK_SCENARIOS").ok();
+    let first: u64 = std::env::var("QK_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let files = SHIPPED.iter().copied().chain([FILE]);
+    for file in files.filter(|f| only.as_ref().is_none_or(|o| o.split(',').any(|x| f.contains(&format!("/{x}.ron"))))) {
+        let scenario = if file == FILE { scenario() } else { shipped(file) };
+        let (mut actions, mut won) = (0u64, [0u32; 3]);
+        for seed in first..first + games(1000) {
+            let (g, n) = play_checked_on(scenario.clone(), file, seed);
+            actions += n as u64;
+            won[g.summary().and_then(|s| s.winner).unwrap_or(2).min(2)] += 1;
+            if (seed + 1 - first) % 100 == 0 {
+                eprintln!("{file}: {} games from seed {first}, invariants held ({actions} actions; wins {}/{}, draws {})", seed + 1 - first, won[0], won[1], won[2]);
+            }
+        }
+    }
+}
 
 // QK1, QK10, QK21, QK6: a scenario for these rules names Union and Confederate sides and uses
 // the sheet's formations; otherwise it is refused at the place.

@@ -139,7 +139,7 @@ fn rates_are_data_each_with_its_source_and_bad_rates_are_refused_at_their_place(
 
 // ---- units and formations (SG1–SG8) ----
 
-// SG1–SG5: three stands of two figures (a gun one stand); the elite in reinforced line or
+// SG1, SG2, SG3, SG4, SG5: three stands of two figures (a gun one stand); the elite in reinforced line or
 // wedge; militia always disordered with gaps between its stands; guns as the scenario has them.
 #[test]
 fn units_are_three_stands_of_two_in_their_revolution_formations() {
@@ -359,7 +359,7 @@ fn in_melee_a_unit_fights_on_or_withdraws_after_a_toss() {
 
 // ---- combat (SG21–SG26) ----
 
-// SG21, SG6, SG7, SG25: who fires, in which step, at what reach.
+// SG21, SG6, SG7, SG24, SG25: who fires, in which step, at what reach (SG24: the 45° arc).
 #[test]
 fn each_category_fires_in_its_own_step_and_reach() {
     let mut g = game();
@@ -451,7 +451,7 @@ fn a_leader_near_may_re_roll_and_is_lost_if_it_fails() {
     panic!("no seed in 0..40 lost a leader: the test proves nothing");
 }
 
-// SG26–SG30, SG32: the morale ladder, rung by rung.
+// SG26, SG27, SG28, SG29, SG30, SG32: the morale ladder, rung by rung.
 #[test]
 fn the_morale_ladder_strips_stands_and_formations() {
     let mut g = game();
@@ -488,6 +488,223 @@ fn the_morale_ladder_strips_stands_and_formations() {
     assert!(g.formations_open(guns) == vec![Formation::Unlimbered], "SG26: re-man by a formation-change toss");
     g.fail(&mut r, guns, Category::Melee);
     assert_eq!(refused(g.find("Guns")), "SG33");
+}
+
+// SG31: disordered units act normally (they move, fire and change between column and line)
+// but never reform: a disordered elite may not form wedge or reinforced line again, and the
+// disorder stays through a formation change and the turns after.
+#[test]
+fn a_disordered_unit_acts_normally_and_never_reforms() {
+    let disorder = |g: &mut Game| {
+        let mut r = Report::new(super::game::SG, 1, Action::Next, "test");
+        let guards = e(g, "Guards");
+        g.fail(&mut r, guards, Category::Musketry); // SG28: a 2-stand formed line
+        g.fail(&mut r, guards, Category::Musketry); // SG28: a disordered line
+        assert!(g.sg(guards).unwrap().disordered && !g.sg(guards).unwrap().routing);
+    };
+    let mut g = game_with(seed_with_first(4), |_| {});
+    disorder(&mut g);
+    let guards = e(&g, "Guards");
+    assert_eq!(g.formations_open(guards), vec![Formation::Column], "SG31: no wedge, no reinforced line");
+    for to in [Formation::Wedge, Formation::ReinforcedLine] {
+        let why = g.check_formation("Guards", to).expect_err("refused");
+        assert_eq!(why.cite().to_string(), "SG17");
+        assert!(why.to_string().contains("SG31"), "{why}");
+    }
+    // It may still change formation, with the −1 of SG18; a 4 − 1 = 3 forms.
+    let toss = g.check_formation("Guards", Formation::Column).unwrap();
+    assert_eq!(toss.modifiers.iter().map(|m| m.2).sum::<i32>(), -1, "SG18: disordered");
+    let r = ok(&mut g, Action::ChangeFormation { unit: "Guards".into(), formation: Formation::Column });
+    assert_eq!(r.dice[0].roll.total, 4);
+    assert_eq!(g.unit(guards).unwrap().formation, Formation::Column);
+    assert!(g.sg(guards).unwrap().disordered, "SG31: still disordered in its new formation");
+    // Through the rest of this turn and the next, it stays disordered.
+    for _ in 0..12 {
+        ok(&mut g, Action::Next);
+        if g.pending.is_some() {
+            break;
+        }
+    }
+    assert!(g.sg(guards).is_none_or(|s| s.disordered), "SG31: never reforms");
+    // A disordered line fires like any other.
+    let mut g = game();
+    disorder(&mut g);
+    to_step(&mut g, Step::Combat(Category::Musketry));
+    assert!(g.check_fire("Guards", "Continentals").is_ok(), "SG31: disordered units act normally");
+}
+
+// SG37 (reconstructed): at the turn limit the side with more objective points wins (held by a
+// steady unit within the radius, no enemy there), then the side that lost fewer figures; even in
+// both, a draw; a side with nothing but routers left loses at once. Without a turn limit in the
+// scenario, the rates' default (10, reconstructed).
+#[test]
+fn victory_by_objectives_then_losses_at_the_turn_limit() {
+    use crate::scenario::model::Objective;
+    let objective = |name: &str, at: [f32; 2], radius: f32, points: u32| Objective { name: name.into(), at, radius, points };
+    let to_the_end = |g: &mut Game| {
+        for _ in 0..200 {
+            if g.over {
+                return;
+            }
+            let a = match &g.pending {
+                Some(p) => Action::Answer { prompt: p.id, option: ACCEPT },
+                None => Action::Next,
+            };
+            ok(g, a);
+        }
+        panic!("the game did not end");
+    };
+    // The Americans hold the ridge (2 points) with the Continentals; the far wood is nobody's.
+    let mut g = game_with(1, |s| s.objectives = vec![objective("Ridge", [20.0, 18.0], 3.0, 2), objective("Far wood", [4.0, 56.0], 3.0, 1)]);
+    to_the_end(&mut g);
+    assert_eq!(g.turn, 4, "SG37: the scenario's turn limit");
+    let s = g.summary().expect("over");
+    assert_eq!(s.winner, Some(0), "{:?}", s.result);
+    assert_eq!((s.sides[0].points, s.sides[0].objectives_held.clone()), (2, vec!["Ridge".to_string()]));
+    assert_eq!(s.objectives_unheld, vec!["Far wood".to_string()]);
+    assert!(s.result.as_deref().is_some_and(|r| r.contains("SG37")));
+    // An enemy within the radius too: nobody holds it.
+    let mut g = game_with(1, |s| s.objectives = vec![objective("Between", [20.0, 27.0], 7.5, 2)]);
+    to_the_end(&mut g);
+    let s = g.summary().unwrap();
+    assert!(s.sides.iter().all(|x| x.points == 0) && s.objectives_unheld == vec!["Between".to_string()], "{s:?}");
+    // No objectives, no losses: even, a draw.
+    let mut g = game();
+    to_the_end(&mut g);
+    let s = g.summary().unwrap();
+    assert!(s.sides.iter().all(|x| x.figures_lost == 0));
+    assert_eq!(s.winner, None, "{:?}", s.result);
+    // Fewer figures lost wins when the points are even.
+    let mut g = game();
+    let mut r = Report::new(super::game::SG, 1, Action::Next, "test");
+    let foot = e(&g, "Foot");
+    g.fail(&mut r, foot, Category::Musketry); // a disordered column, no stand lost
+    let guards = e(&g, "Guards");
+    g.fail(&mut r, guards, Category::Musketry); // the reinforced line loses its rear stand
+    to_the_end(&mut g);
+    let s = g.summary().unwrap();
+    assert_eq!((s.sides[1].figures_lost, s.winner), (2, Some(0)), "{:?}", s.result);
+    // A side with nothing but routers loses at the end of the player-turn, before the limit.
+    let mut g = game();
+    for name in ["Guards", "Foot", "Dragoons", "Royal Artillery"] {
+        let u = e(&g, name);
+        g.mark(u, |m| m.routing = true);
+    }
+    to_step(&mut g, Step::Combat(Category::Melee));
+    ok(&mut g, Action::Next);
+    assert!(g.over && g.turn == 1, "SG37: over at once");
+    let s = g.summary().unwrap();
+    assert_eq!(s.winner, Some(0));
+    assert!(s.result.as_deref().is_some_and(|r| r.contains("nothing left but routers")), "{:?}", s.result);
+    // No turn limit in the file: the reconstructed default.
+    let g = game_with(1, |s| s.turn_limit = None);
+    assert_eq!(g.turn_limit(), 10);
+    assert!(matches!(g.rates.turns.default_limit.source, crate::rules::cite::Source::Reconstructed { .. }));
+}
+
+// SG14, SG17, SG18, SG22, SG23, SG35, SG36: every toss and combat roll the rules can make,
+// against a direct count of the die's faces: the action toss (SG17) with every combination of
+// SG18's modifiers, the morale toss (SG22) with every combination of SG23's (charged, dragoons,
+// uphill, cover, 1–6 attackers), each with and without a leader's re-roll (SG35, over the 36
+// outcomes of two tosses), and the rally (SG36).
+#[test]
+fn every_toss_and_combat_roll_against_a_direct_count() {
+    let rates = Rates::embedded();
+    let m = &rates.modifiers;
+    let at_most = rates.tosses.fails_at_most.get();
+    let faces = |modifier: i32, fails_at_most: i32| (1..=6).filter(|f| f + modifier <= fails_at_most).count() as f64 / 6.0;
+    // SG18: disordered or not × no formation bonus, column or reinforced line (+1), wedge (+2).
+    let mut tosses = 0;
+    for disordered in [0, m.disordered.get()] {
+        for formation in [0, m.column_or_reinforced.get(), m.wedge.get()] {
+            let modifiers: Vec<(String, String, i32)> = [disordered, formation].iter().filter(|&&v| v != 0).map(|&v| ("18".to_string(), "m".to_string(), v)).collect();
+            let total = disordered + formation;
+            let p = super::views::toss_preview("toss", &modifiers, at_most, "succeeds", "fails");
+            assert_eq!(odds(&p), vec![1.0 - faces(total, at_most), faces(total, at_most)], "SG17 toss with {total:+}");
+            tosses += 1;
+        }
+    }
+    assert_eq!(tosses, 6);
+    // SG22, SG23: the morale toss in the game, the target's modifiers from the table's state.
+    let fails = rates.tosses.morale_fails_at_most.get();
+    let mut rolls = 0;
+    for cover in [false, true] {
+        let mut g = game_with(1, |s| {
+            if cover {
+                let c = [20.0, 19.5];
+                s.terrain.push(crate::scenario::model::Terrain::Woods { name: "Copse".into(), density: crate::scenario::model::WoodsDensity::Light, outline: vec![[c[0] - 5.0, c[1] - 2.0], [c[0] + 5.0, c[1] - 2.0], [c[0] + 5.0, c[1] + 2.0], [c[0] - 5.0, c[1] + 2.0]], disorder: None });
+            }
+        });
+        let target = e(&g, "Continentals");
+        let attackers: Vec<Entity> = ["Guards", "Foot", "Royal Artillery", "Dragoons"].iter().map(|n| e(&g, n)).collect();
+        g.step = Step::Combat(Category::Melee);
+        for n in 1..=4usize {
+            for dragoons in [false, true] {
+                // The dragoons are the last of the four: with them, n attackers end with them.
+                let mut who: Vec<Entity> = attackers[..3].iter().copied().take(if dragoons { n - 1 } else { n.min(3) }).collect();
+                if dragoons {
+                    who.push(attackers[3]);
+                }
+                if who.len() != n {
+                    continue;
+                }
+                for first_round in [false, true] {
+                    for uphill in [false, true] {
+                        g.attacks = who.iter().map(|&a| Attack { attacker: a, target, category: Category::Melee, first_round, uphill }).collect();
+                        let toss = g.morale_toss(target, Category::Melee, None);
+                        let mut want = 0;
+                        if first_round && !cover {
+                            want += m.charged_first_round.get();
+                        }
+                        if dragoons {
+                            want += m.dragoons_against_foot.get();
+                        }
+                        if uphill {
+                            want += m.charged_uphill.get();
+                        }
+                        want += m.each_attacker_over_one.get() * (n as i32 - 1);
+                        if cover {
+                            want += m.cover.get();
+                        }
+                        assert_eq!(toss.total(), want, "SG23: cover {cover}, {n} attackers, dragoons {dragoons}, first round {first_round}, uphill {uphill}: {:?}", toss.modifiers);
+                        let fail = Game::fail_chance(fails, toss.total());
+                        assert!((fail - faces(toss.total(), fails)).abs() < 1e-12, "SG22");
+                        // SG35: with a re-roll, over the 36 outcomes of two tosses.
+                        let two: Vec<(i32, i32)> = (1..=6).flat_map(|a| (1..=6).map(move |b| (a, b))).collect();
+                        let count = |f: &dyn Fn(&(i32, i32)) -> bool| two.iter().filter(|x| f(x)).count() as f64 / 36.0;
+                        let t = toss.total();
+                        assert!((fail * (1.0 - fail) - count(&|&(a, b)| a + t <= fails && b + t > fails)).abs() < 1e-12);
+                        assert!((fail * fail - count(&|&(a, b)| a + t <= fails && b + t <= fails)).abs() < 1e-12);
+                        rolls += 1;
+                    }
+                }
+            }
+        }
+        // The musketry toss: no charge, no dragoons' melee; still counted attackers and cover.
+        g.step = Step::Combat(Category::Musketry);
+        g.attacks = attackers[..2].iter().map(|&a| Attack { attacker: a, target, category: Category::Musketry, first_round: false, uphill: false }).collect();
+        let toss = g.morale_toss(target, Category::Musketry, None);
+        assert_eq!(toss.total(), m.each_attacker_over_one.get() + if cover { m.cover.get() } else { 0 }, "{:?}", toss.modifiers);
+    }
+    assert_eq!(rolls, 2 * (4 + 3) * 4);
+    // The preview in the game is those odds: one attacker in the open, then with a leader near.
+    for leader in [false, true] {
+        let mut g = game_with(1, |s| {
+            if leader {
+                s.sides[0].brigades[0].commander.at = Some([20.0, 17.0]);
+            }
+        });
+        to_step(&mut g, Step::Combat(Category::Musketry));
+        let p = g.preview(&Action::Fire { unit: "Guards".into(), target: "Continentals".into() }).unwrap().unwrap();
+        let f = faces(0, fails);
+        let want = if leader { vec![1.0 - f, f * (1.0 - f), f * f] } else { vec![1.0 - f, f] };
+        let got = odds(&p);
+        assert_eq!(got.len(), want.len());
+        assert!(got.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-12), "{got:?} against {want:?}");
+    }
+    // SG36: the rally, 6 alone, 5–6 with a leader.
+    assert_eq!((1..=6).filter(|&f| f >= rates.tosses.rally.get()).count(), 1);
+    assert_eq!((1..=6).filter(|&f| f >= rates.tosses.rally_with_leader.get()).count(), 2);
 }
 
 // SG32: a router attacked is removed, no toss.

@@ -360,7 +360,7 @@ fn factors(modifiers: &[(String, String, i32)]) -> Vec<Factor> {
 }
 
 /// A d6 toss that fails at `at_most` or less after modifiers (SG14, SG17).
-fn toss_preview(title: &str, modifiers: &[(String, String, i32)], at_most: i32, success: &str, failure: &str) -> Preview {
+pub(super) fn toss_preview(title: &str, modifiers: &[(String, String, i32)], at_most: i32, success: &str, failure: &str) -> Preview {
     let total: i32 = modifiers.iter().map(|m| m.2).sum();
     let fail = Game::fail_chance(at_most, total);
     let block = PreviewBlock {
