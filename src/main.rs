@@ -324,10 +324,10 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         Err(e) => return log_failed(&e),
     };
     if games == 1 {
-        let sink = sink.as_mut().map(|w| w as &mut dyn Write);
+        let out = sink.as_mut().map(|w| w as &mut dyn Write);
         let played = match &levels {
-            Some(l) => bot::simulate_levels(s.rules, l.clone(), &s, seed, turns, sink),
-            None => bot::simulate(s.rules, &s, seed, turns, sink),
+            Some(l) => bot::simulate_levels(s.rules, l.clone(), &s, seed, turns, out),
+            None => bot::simulate(s.rules, &s, seed, turns, out),
         };
         let o = match played {
             Ok(o) => o,
