@@ -45,6 +45,8 @@ struct Goal {
 #[derive(Clone, Debug)]
 struct Plan {
     stance: Stance,
+    /// The last three turns: objectives are counted at the end (4.5), so no more waiting.
+    late: bool,
     goal: Option<Goal>,
     /// The middle of the brigade's units' fronts when the activation began.
     centre: Vec2,
@@ -160,13 +162,14 @@ impl Standard {
                 let gap = slot.distance(front);
                 // An attacker ahead of its brigade waits for it (the line kept).
                 let progress = |p: Vec2| (plan.centre - goal.at).length() - (p - goal.at).length();
-                if stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
+                if !plan.late && stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
                     return None;
                 }
                 // Not into the enemy's muskets for nothing: an attacker stops at its own range of a
                 // nearer enemy unless the objective is closer than it.
                 if let Some((enemy, d)) = nearest
                     && stance == Stance::Attack
+                    && !plan.late
                     && d < my_range + 1.0
                     && enemy.distance_to(goal.at) > goal.radius + 2.0
                     && d < gap
@@ -288,7 +291,8 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity) -> Plan {
                 .map(|(_, goal)| goal)
         })
         .flatten();
-    Plan { stance, goal, centre }
+    let late = g.turn() + 2 >= g.scenario().turn_limit.unwrap_or(10);
+    Plan { stance, late, goal, centre }
 }
 
 /// The objective `unit` stands in, if any.
@@ -316,6 +320,9 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
         Stance::Defend => (0.55, 0.6, 0.65),
         Stance::Screen => (0.65, 0.75, 0.75),
     };
+    // Late in the game an enemy on an objective must go whatever it costs: the points are
+    // counted at the end (4.5), and a stand inside the objective is enough to deny it.
+    let late = plan.is_some_and(|p| p.late);
     let best = targets
         .into_iter()
         .zip(previews)
@@ -323,9 +330,10 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             let p = p?;
             let closes = p.closure.probability;
             let wins = p.outcomes.attacker_wins;
-            let worth = if p.closure.automatic { wins >= auto_bar } else { closes >= close_bar && wins >= win_bar };
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
+            let (auto_bar, close_bar, win_bar) = if late && on.is_some() { (0.35, 0.35, 0.35) } else { (auto_bar, close_bar, win_bar) };
+            let worth = if p.closure.automatic { wins >= auto_bar } else { closes >= close_bar && wins >= win_bar };
             let goal_bonus = match (plan.and_then(|p| p.goal.as_ref()), them) {
                 (Some(goal), Some(t)) if t.within(goal.at, goal.radius) => 0.3,
                 _ if on.is_some() => 0.15,
@@ -384,7 +392,9 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
     // An attacker with its objective still ahead fires only a telling shot; otherwise any that
     // can hurt.
     let ahead = plan.and_then(|p| p.goal.as_ref()).is_some_and(|goal| !mine.within(goal.at, goal.radius));
-    let bar = if !any && stance == Stance::Attack && ahead && !gun { 0.3 } else { 0.02 };
+    // (Late in the game a move onto the objective comes before any shot.)
+    let late = plan.is_some_and(|p| p.late);
+    let bar = if !any && stance == Stance::Attack && ahead && !gun { if late { f64::INFINITY } else { 0.6 } } else { 0.02 };
     if value < bar {
         return None;
     }
