@@ -448,6 +448,25 @@ mod tests {
         assert_eq!(app.world().resource::<SoloState>().sent, seen, "every order was the automatic player's");
     }
 
+    // Each side's level is its own: the standard player's reasons reach the panel, the
+    // novice's side gives none (OTP 4.3: the brigades act by chit).
+    #[test]
+    fn each_side_plays_at_its_level_and_the_reasons_are_kept() {
+        let mut app = app(&[true, true]);
+        app.world_mut().resource_mut::<SoloSettings>().levels = vec![Level::Novice, Level::Standard];
+        for _ in 0..3000 {
+            app.update();
+            if engine(&app).sequence().turn >= 3 {
+                break;
+            }
+        }
+        let state = app.world().resource::<SoloState>();
+        assert!(!state.reasons.is_empty() && state.reasons.len() <= REASONS_SHOWN, "{:?}", state.reasons);
+        let second = &engine(&app).scenario().sides[1].name;
+        assert!(state.reasons.iter().all(|r| r.starts_with(&format!("{second}: "))), "only the standard side explains: {:?}", state.reasons);
+        assert_eq!(state.players.iter().flatten().map(|(l, _)| *l).collect::<Vec<_>>(), vec![Level::Novice, Level::Standard]);
+    }
+
     // By hand, nothing happens by itself.
     #[test]
     fn by_hand_nothing_is_applied() {
