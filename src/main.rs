@@ -110,6 +110,10 @@ enum Command {
         /// losses, how often the historical winner won, the mean turn decided.
         #[arg(long, conflicts_with = "log")]
         balance: bool,
+        /// The automatic players' levels: novice, standard or strong for every side, or one a
+        /// side separated by ':' (first side : second side, e.g. `strong:novice`). Default: novice.
+        #[arg(long, value_name = "LEVELS")]
+        bot: Option<String>,
         #[command(flatten)]
         rules: RulesArg,
     },
@@ -123,8 +127,8 @@ fn main() -> ExitCode {
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.rules.as_deref()),
         Command::Melee { scenario, attacker, defender, json, special, rules } => preview(&scenario, PreviewCommand::Melee { special }, &attacker, &defender, json, rules.rules.as_deref()),
-        Command::Simulate { scenario, seed, turns, games, balance: true, rules, .. } => balance(&scenario, seed, turns, games, rules.rules.as_deref()),
-        Command::Simulate { scenario, seed, turns, games, log, rules, .. } => simulate(&scenario, seed, turns, games, log.as_deref(), rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, balance: true, bot, rules, .. } => balance(&scenario, seed, turns, games, bot.as_deref(), rules.rules.as_deref()),
+        Command::Simulate { scenario, seed, turns, games, log, bot, rules, .. } => simulate(&scenario, seed, turns, games, log.as_deref(), bot.as_deref(), rules.rules.as_deref()),
         Command::Replay { save, force, rules } => replay(&save, force, rules.as_deref()),
     }
 }
@@ -248,11 +252,62 @@ fn emit(p: engine::Printed) -> ExitCode {
     if p.success { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>, rules: Option<&str>) -> ExitCode {
+/// The levels `--bot` asks for, one a side (`None`: the rule set's own player, the novice).
+fn bot_levels(s: &Scenario, bot: Option<&str>) -> Result<Option<Vec<otp::rules::automatic::Level>>, ExitCode> {
+    bot.map(|text| registry::parse_bots(s.rules, text, s.sides.len())).transpose().map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// The progress bar of many games on standard error, on a line of its own: on a terminal it is
+/// redrawn in place and wiped before each game's line is printed; otherwise a line every tenth.
+struct Progress {
+    games: usize,
+    terminal: bool,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(games: usize) -> Self {
+        use std::io::IsTerminal;
+        Progress { games, terminal: std::io::stderr().is_terminal(), shown: false }
+    }
+    /// Before anything is printed on standard output: the bar off its line.
+    fn clear(&mut self) {
+        if self.terminal && self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
+    fn show(&mut self, done: usize) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        if self.terminal {
+            let filled = done * 30 / self.games.max(1);
+            eprint!("\r[{}{}] {done}/{}", "#".repeat(filled), " ".repeat(30 - filled), self.games);
+            self.shown = true;
+        } else if done == self.games || (done * 10 / self.games.max(1)) != ((done - 1) * 10 / self.games.max(1)) {
+            eprintln!("[{done}/{} games]", self.games);
+        }
+    }
+    fn finish(&mut self) {
+        if self.terminal && self.shown {
+            eprintln!();
+            self.shown = false;
+        }
+    }
+}
+
+fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Option<&Path>, bot_arg: Option<&str>, rules: Option<&str>) -> ExitCode {
     use otp::rules::registry as bot;
     use std::io::Write;
     let s = match load_for_games(file, games, turns, rules) {
         Ok(s) => s,
+        Err(code) => return code,
+    };
+    let levels = match bot_levels(&s, bot_arg) {
+        Ok(l) => l,
         Err(code) => return code,
     };
     if let Some(log) = log
@@ -269,7 +324,12 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         Err(e) => return log_failed(&e),
     };
     if games == 1 {
-        let o = match bot::simulate(s.rules, &s, seed, turns, sink.as_mut().map(|w| w as &mut dyn Write)) {
+        let out = sink.as_mut().map(|w| w as &mut dyn Write);
+        let played = match &levels {
+            Some(l) => bot::simulate_levels(s.rules, l.clone(), &s, seed, turns, out),
+            None => bot::simulate(s.rules, &s, seed, turns, out),
+        };
+        let o = match played {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("{e}");
@@ -287,7 +347,9 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         return if o.refusals == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE };
     }
     let mut write_error: Option<std::io::Error> = None;
-    let spread = bot::simulate_many(s.rules, &s, seed, games, turns, |done, o| {
+    let mut bar = Progress::new(games);
+    let each = |done: usize, o: &otp::rules::simulate::GameOutcome| {
+        bar.clear();
         println!("{}", o.line());
         if let Some(w) = sink.as_mut()
             && write_error.is_none()
@@ -295,10 +357,13 @@ fn simulate(file: &Path, seed: u64, turns: Option<u32>, games: usize, log: Optio
         {
             write_error = Some(e);
         }
-        let filled = done * 30 / games;
-        eprint!("\r[{}{}] {done}/{games}", "#".repeat(filled), " ".repeat(30 - filled));
-    });
-    eprintln!();
+        bar.show(done);
+    };
+    let spread = match &levels {
+        Some(l) => bot::simulate_many_levels(s.rules, l.clone(), &s, seed, games, turns, each),
+        None => bot::simulate_many(s.rules, &s, seed, games, turns, each),
+    };
+    bar.finish();
     let spread = match spread {
         Ok(spread) => spread,
         Err(e) => {
@@ -335,13 +400,21 @@ fn load_for_games(file: &Path, games: usize, turns: Option<u32>, rules: Option<&
 }
 
 /// `otp simulate --balance`: the balance table of `games` automatic games, in Markdown.
-fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize, rules: Option<&str>) -> ExitCode {
+fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize, bot: Option<&str>, rules: Option<&str>) -> ExitCode {
     let s = match load_for_games(file, games, turns, rules) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let table = registry::balance_table(s.rules, &s, seed, games, turns, |done| eprint!("\r{done}/{games} games"));
-    eprintln!();
+    let levels = match bot_levels(&s, bot) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let mut bar = Progress::new(games);
+    let table = match levels {
+        Some(l) => registry::balance_table_levels(s.rules, l, &s, seed, games, turns, |done| bar.show(done)),
+        None => registry::balance_table(s.rules, &s, seed, games, turns, |done| bar.show(done)),
+    };
+    bar.finish();
     match table {
         Ok((markdown, refusals)) => {
             print!("{markdown}");

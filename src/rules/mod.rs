@@ -7,6 +7,7 @@
 pub mod acw_quick;
 pub mod acw_orders;
 pub mod action;
+pub mod automatic;
 pub mod cite;
 pub mod dice;
 pub mod engine;

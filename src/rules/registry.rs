@@ -4,6 +4,7 @@
 //! simulate`, `replay`, `fire`, `melee`) go through these.
 
 use super::action::Action;
+use super::automatic::{BySide, Level, Plain, Player};
 use super::cite::RuleSetId;
 use super::engine::{Engine, PreviewCommand, Printed, Replay, SaveHeader, at_field, changed_message, MAX_SAVE_BYTES};
 use super::report::Refusal;
@@ -150,6 +151,70 @@ pub fn balance_table(rules: RuleSetId, scenario: &Scenario, seed: u64, games: us
         other => {
             let mut progress = progress;
             let spread = simulate_many(other, scenario, seed, games, turns, |n, _| progress(n))?;
+            Ok((simulate::balance_markdown(other, scenario, &spread), spread.refusals))
+        }
+    }
+}
+
+/// The levels of automatic player `rules` offers: On to Philadelphia all three; the others their
+/// one player, offered as the novice.
+pub fn levels(rules: RuleSetId) -> &'static [Level] {
+    match rules {
+        RuleSetId::Otp => &Level::ALL,
+        _ => &[Level::Novice],
+    }
+}
+
+/// The automatic player of `level` for one side of `game` (a level the rule set does not offer:
+/// its own player).
+pub fn player(game: &dyn Engine, level: Level) -> Box<dyn Player> {
+    match game.rules() {
+        RuleSetId::Otp => super::otp::bot::player(level),
+        _ => Box::new(Plain(game.automatic())),
+    }
+}
+
+/// `--bot LEVELS` for a scenario of `rules`: one level a side, each one the rule set offers.
+pub fn parse_bots(rules: RuleSetId, text: &str, sides: usize) -> Result<Vec<Level>, String> {
+    let levels = Level::parse_sides(text, sides)?;
+    if let Some(l) = levels.iter().find(|l| !self::levels(rules).contains(l)) {
+        return Err(format!("--bot {text}: {} has one automatic player (novice), not {l}", rules.title()));
+    }
+    Ok(levels)
+}
+
+/// Makes one player a side of `levels` for a game of `rules`.
+fn players_of(rules: RuleSetId, levels: Vec<Level>) -> impl Fn(&dyn Engine) -> Box<dyn Player> + Sync {
+    move |game: &dyn Engine| -> Box<dyn Player> {
+        match rules {
+            RuleSetId::Otp => super::otp::bot::players(&levels),
+            _ => Box::new(BySide(levels.iter().map(|&l| player(game, l)).collect())),
+        }
+    }
+}
+
+/// One automatic game under `rules` with one player a side of `levels` (see `simulate::play`).
+pub fn simulate_levels(rules: RuleSetId, levels: Vec<Level>, scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<&mut dyn std::io::Write>) -> Result<GameOutcome, String> {
+    let make = players_of(rules, levels);
+    simulate::play_with(&opener(rules), Some(&make), scenario, seed, turns, log)
+}
+
+/// Many automatic games under `rules` with one player a side of `levels`.
+pub fn simulate_many_levels(rules: RuleSetId, levels: Vec<Level>, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
+    let make = players_of(rules, levels);
+    simulate::play_many_with(&opener(rules), Some(&make), scenario, first_seed, games, turns, progress)
+}
+
+/// `otp simulate --balance --bot LEVELS`: the balance table with one player a side of `levels`.
+pub fn balance_table_levels(rules: RuleSetId, levels: Vec<Level>, scenario: &Scenario, seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize)) -> Result<(String, usize), String> {
+    match rules {
+        RuleSetId::Otp => {
+            let table = super::otp::balance::balance_levels(scenario, &levels, seed, games, turns, progress);
+            Ok((table.markdown(), table.refusals))
+        }
+        other => {
+            let mut progress = progress;
+            let spread = simulate_many_levels(other, levels, scenario, seed, games, turns, |n, _| progress(n))?;
             Ok((simulate::balance_markdown(other, scenario, &spread), spread.refusals))
         }
     }

@@ -69,17 +69,34 @@ pub fn with_turns(scenario: &Scenario, turns: Option<u32>) -> Scenario {
 /// Play one automatic game of `scenario` under `rules` with `seed` for `turns` turns (default:
 /// the scenario's limit), writing one JSON line per report to `log` when given (JSONL).
 pub fn play(open: &Opener, scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<&mut dyn Write>) -> Result<GameOutcome, String> {
+    play_with(open, None, scenario, seed, turns, log)
+}
+
+/// [`play`] with the players `players` makes (`None`: the rule set's own on both sides).
+pub fn play_with(open: &Opener, players: Option<&Players>, scenario: &Scenario, seed: u64, turns: Option<u32>, log: Option<&mut dyn Write>) -> Result<GameOutcome, String> {
     let mut game = open(with_turns(scenario, turns), seed)?;
-    Ok(play_out(game.as_mut(), log))
+    Ok(match players {
+        Some(make) => {
+            let mut player = make(game.as_ref());
+            play_out_with(game.as_mut(), player.as_mut(), log)
+        }
+        None => play_out(game.as_mut(), log),
+    })
 }
 
 /// Play `game` to its end with its rule set's automatic player on both sides; its outcome.
-pub fn play_out(game: &mut dyn Engine, mut log: Option<&mut dyn Write>) -> GameOutcome {
-    let mut player = game.automatic();
+pub fn play_out(game: &mut dyn Engine, log: Option<&mut dyn Write>) -> GameOutcome {
+    let mut player = super::automatic::Plain(game.automatic());
+    play_out_with(game, &mut player, log)
+}
+
+/// Play `game` to its end with `player` (one a side: [`super::automatic::BySide`]); each
+/// action's reason, when the player gives one, is a note of its report in the log.
+pub fn play_out_with(game: &mut dyn Engine, player: &mut dyn super::automatic::Player, mut log: Option<&mut dyn Write>) -> GameOutcome {
     let (mut actions, mut refusals, mut log_error) = (0, 0, None);
     while actions < MAX_ACTIONS {
-        let Some(action) = player.next_action(game) else { break };
-        let report = match game.apply(action) {
+        let Some(decision) = player.decide(game) else { break };
+        let mut report = match game.apply(decision.action) {
             Ok(r) => r,
             Err(_) => {
                 refusals += 1;
@@ -90,6 +107,9 @@ pub fn play_out(game: &mut dyn Engine, mut log: Option<&mut dyn Write>) -> GameO
             }
         };
         if let (Some(w), None) = (log.as_mut(), &log_error) {
+            if let Some(why) = decision.reason {
+                report.notes.push(super::report::Entry::new(REASON, why));
+            }
             let line = serde_json::to_string(&report).expect("reports serialise");
             if let Err(e) = writeln!(w, "{line}") {
                 log_error = Some(e.to_string());
@@ -97,6 +117,14 @@ pub fn play_out(game: &mut dyn Engine, mut log: Option<&mut dyn Write>) -> GameO
         }
         actions += 1;
     }
+    outcome(game, actions, refusals, log_error)
+}
+
+/// The rule field of the note that carries the automatic player's reason in a logged report.
+pub const REASON: &str = "automatic player";
+
+/// How a game played `actions` actions ended.
+fn outcome(game: &dyn Engine, actions: usize, refusals: usize, log_error: Option<String>) -> GameOutcome {
     // A game cut short (the guard above) has no summary: nothing counted, the turns reached.
     let summary = game.summary().unwrap_or_else(|| Summary { turns_played: game.sequence().turn, sides: Vec::new(), objectives_unheld: Vec::new(), winner: None, result: None });
     let sides: Vec<SideOutcome> = summary
@@ -180,13 +208,21 @@ pub fn in_order_on_every_core<T: Send>(count: usize, work: impl Fn(usize) -> T +
 /// ([`in_order_on_every_core`]), calling `progress` with the number of games finished and the
 /// outcome of the last one after each, in seed order: the same calls and the same spread as
 /// playing them one after another.
-pub fn play_many(open: &Opener, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
+pub fn play_many(open: &Opener, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
+    play_many_with(open, None, scenario, first_seed, games, turns, progress)
+}
+
+/// Makes the automatic player of a game (one a side, of chosen levels).
+pub type Players = dyn Fn(&dyn Engine) -> Box<dyn super::automatic::Player> + Sync;
+
+/// [`play_many`] with the players `players` makes (`None`: the rule set's own on both sides).
+pub fn play_many_with(open: &Opener, players: Option<&Players>, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
     let mut spread = Spread { games, first_seed, ..Spread::default() };
     spread.sides = scenario.sides.iter().map(|s| SideSpread { side: s.name.clone(), min_figures_lost: u32::MAX, ..SideSpread::default() }).collect();
     let mut failed = None;
     in_order_on_every_core(
         games,
-        |i| play(open, scenario, first_seed.wrapping_add(i as u64), turns, None),
+        |i| play_with(open, players, scenario, first_seed.wrapping_add(i as u64), turns, None),
         |i, played| match played {
             Ok(o) => {
                 spread.add(&o);

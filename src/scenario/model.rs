@@ -385,7 +385,21 @@ pub struct Side {
     /// British move first in the AWI; QK1: the Confederates in the ACW).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moves_first: bool,
+    /// What the automatic player does with this side (`docs/scenario-format.md`); by default
+    /// derived from the objectives: the side nearer them defends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posture: Option<Posture>,
     pub brigades: Vec<Brigade>,
+}
+
+/// What a side or brigade is about, for the automatic player: attack the objectives, defend
+/// them, hold its ground until a turn and then attack, or screen (keep at range and shoot).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Posture {
+    Attack,
+    Defend,
+    HoldUntil(u32),
+    Screen,
 }
 
 impl Side {
@@ -433,6 +447,9 @@ pub struct Brigade {
     /// The numbered chit drawn from the cup to activate this brigade (4.3).
     pub chit: u32,
     pub commander: Commander,
+    /// The brigade's own posture for the automatic player, over its side's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posture: Option<Posture>,
     pub units: Vec<Unit>,
 }
 

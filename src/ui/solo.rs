@@ -17,6 +17,11 @@
 //! - `OTP_AUTO="both"` (or `all`, a side's name, or several names separated by commas): those
 //!   sides are automatic.
 //! - `OTP_PACE="0.5"`: seconds between automatic actions (0.2–3; 0 in tests).
+//! - `OTP_LEVEL="strong"` (or one a side, `standard:novice`): the automatic players' levels.
+//!
+//! Each side's automatic player has a level the rule set offers ([`registry::levels`]: novice,
+//! standard, strong); the panel picks it, and shows the reasons the player gives for its last
+//! actions.
 
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -25,7 +30,9 @@ use egui::RichText;
 
 use super::session::{Order, Refused, Session};
 use crate::rules::action::Action;
-use crate::rules::engine::{Automatic, Engine, SequenceView, TrackState};
+use crate::rules::automatic::{Decision, Level, Player};
+use crate::rules::engine::{Engine, SequenceView, TrackState};
+use crate::rules::registry;
 use crate::scenario::spawn::Unit;
 
 /// The pace a person can follow, seconds between automatic actions.
@@ -33,11 +40,18 @@ pub(crate) const DEFAULT_PACE: f32 = 0.8;
 /// The quickest and slowest pace the controls offer, seconds.
 pub(crate) const PACES: (f32, f32) = (0.2, 3.0);
 
+/// The level an automatic side plays at unless chosen: the opponent worth playing.
+pub(crate) const DEFAULT_LEVEL: Level = Level::Standard;
+/// How many of the automatic player's latest reasons the panel shows.
+const REASONS_SHOWN: usize = 6;
+
 /// Who plays each side, and how fast the automatic player goes.
 #[derive(Resource, Clone, Debug)]
 pub(crate) struct SoloSettings {
     /// Per side, in the scenario's order: played by the automatic player.
     pub automatic: Vec<bool>,
+    /// Per side: the automatic player's level.
+    pub levels: Vec<Level>,
     /// Seconds between automatic actions.
     pub pace: f32,
     pub paused: bool,
@@ -49,7 +63,7 @@ pub(crate) struct SoloSettings {
 
 impl Default for SoloSettings {
     fn default() -> Self {
-        SoloSettings { automatic: Vec::new(), pace: DEFAULT_PACE, paused: false, step: false, skip: None }
+        SoloSettings { automatic: Vec::new(), levels: Vec::new(), pace: DEFAULT_PACE, paused: false, step: false, skip: None }
     }
 }
 
@@ -58,6 +72,11 @@ impl SoloSettings {
     pub fn step(&mut self) {
         self.paused = true;
         self.step = true;
+    }
+
+    /// The level side `side`'s automatic player plays at (the standard where the rule set offers it).
+    pub fn level(&self, side: usize) -> Level {
+        self.levels.get(side).copied().unwrap_or(DEFAULT_LEVEL)
     }
 
     fn auto(&self, side: usize) -> bool {
@@ -74,8 +93,10 @@ impl SoloSettings {
 /// The automatic player's own state: the player, the order it is waiting on, the clock.
 #[derive(Resource, Default)]
 pub(crate) struct SoloState {
-    /// The rule set's automatic player, made when first needed.
-    player: Option<Box<dyn Automatic>>,
+    /// Each side's automatic player and its level, made when first needed.
+    players: Vec<Option<(Level, Box<dyn Player>)>>,
+    /// The automatic players' latest reasons, newest last ("British: 7th Foot fires at …").
+    pub reasons: Vec<String>,
     /// The order sent and the session revision when it was sent: no next order until the
     /// game has taken it (or refused it).
     awaiting: Option<(Order, u64)>,
@@ -126,12 +147,13 @@ pub(crate) fn automatic_turn(engine: &dyn Engine, settings: &SoloSettings) -> bo
 }
 
 /// The automatic player's next action, when the step is its business (see the module docs).
-pub(crate) fn automatic_action(engine: &dyn Engine, settings: &SoloSettings, player: &mut dyn Automatic) -> Option<Action> {
+pub(crate) fn automatic_action(engine: &dyn Engine, settings: &SoloSettings, player: &mut dyn Player) -> Option<Decision> {
+    let plain = |action: Action| Decision { action, reason: None };
     let seq = engine.sequence();
     match seq.deciding {
         _ if seq.over => None,
-        Some(side) => settings.auto(side).then(|| player.next_action(engine)).flatten(),
-        None if !seq.started => settings.all().then_some(Action::Next),
+        Some(side) => settings.auto(side).then(|| player.decide(engine)).flatten(),
+        None if !seq.started => settings.all().then(|| plain(Action::Next)),
         None => {
             // A unit's choice (OTP 11.0: a rebuild) is its side's: every one the engine allows an
             // automatic side, then going on.
@@ -140,8 +162,8 @@ pub(crate) fn automatic_action(engine: &dyn Engine, settings: &SoloSettings, pla
             let choices = engine.choices();
             let own = choices.iter().filter(|c| c.allowed()).find(|c| c.about.as_deref().and_then(side_of).is_some_and(|s| settings.auto(s)));
             match own {
-                Some(c) => Some(c.action.clone()),
-                None => (settings.all() || (settings.any() && engine.next_is_mechanical())).then_some(Action::Next),
+                Some(c) => Some(plain(c.action.clone())),
+                None => (settings.all() || (settings.any() && engine.next_is_mechanical())).then(|| plain(Action::Next)),
             }
         }
     }
@@ -161,6 +183,9 @@ fn drive(
     let sides = engine.scenario().sides.len();
     if settings.automatic.len() != sides {
         settings.automatic.resize(sides, false);
+    }
+    if settings.levels.len() != sides {
+        settings.levels.resize(sides, DEFAULT_LEVEL);
     }
     state.since += time.delta_secs();
     if state.seen_revision != session.revision {
@@ -211,12 +236,28 @@ fn drive(
     if state.awaiting.is_some() || (settings.skip.is_none() && !settings.step && state.since < settings.pace) {
         return;
     }
-    let player = state.player.get_or_insert_with(|| engine.automatic());
-    let action = automatic_action(engine, &settings, player.as_mut());
+    // The deciding side's player, of the level chosen for it (made anew when the level changes).
+    let side = seq.deciding.unwrap_or(0);
+    let level = settings.level(side);
+    if state.players.len() < sides {
+        state.players.resize_with(sides, || None);
+    }
+    let slot = &mut state.players[side.min(sides.saturating_sub(1))];
+    if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+        *slot = Some((level, registry::player(engine, level)));
+    }
+    let player = &mut slot.as_mut().expect("made above").1;
+    let decision = automatic_action(engine, &settings, player.as_mut());
     if settings.step {
         settings.step = false;
     }
-    let Some(order) = action.map(Order) else {
+    if let Some(why) = decision.as_ref().and_then(|d| d.reason.clone()) {
+        let who = engine.scenario().sides.get(side).map(|s| s.name.as_str()).unwrap_or("");
+        state.reasons.push(format!("{who}: {why}"));
+        let extra = state.reasons.len().saturating_sub(REASONS_SHOWN);
+        state.reasons.drain(..extra);
+    }
+    let Some(order) = decision.map(|d| Order(d.action)) else {
         state.idle = Some((session.revision, settings.automatic.clone()));
         return;
     };
@@ -242,6 +283,14 @@ fn presets(session: Option<Res<Session>>, mut settings: ResMut<SoloSettings>) {
             }
         }
     }
+    let offered = registry::levels(session.engine().rules());
+    settings.levels = vec![if offered.contains(&DEFAULT_LEVEL) { DEFAULT_LEVEL } else { offered[0] }; names.len()];
+    if let Ok(text) = std::env::var("OTP_LEVEL") {
+        match registry::parse_bots(session.engine().rules(), &text, names.len()) {
+            Ok(levels) => settings.levels = levels,
+            Err(e) => eprintln!("OTP_LEVEL: {e}; ignored"),
+        }
+    }
     if let Ok(text) = std::env::var("OTP_PACE") {
         match text.trim().parse::<f32>() {
             Ok(p) if p.is_finite() && p >= 0.0 => settings.pace = p,
@@ -253,6 +302,10 @@ fn presets(session: Option<Res<Session>>, mut settings: ResMut<SoloSettings>) {
 /// The solo-play controls, for the turn panel: who plays each side, the pace, pause and skip.
 pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &SoloState, session: &Session, colours: &[egui::Color32]) {
     let engine = session.engine();
+    let levels = registry::levels(engine.rules());
+    if settings.levels.len() < settings.automatic.len() {
+        settings.levels.resize(settings.automatic.len(), DEFAULT_LEVEL);
+    }
     for (i, side) in engine.scenario().sides.iter().enumerate() {
         if i >= settings.automatic.len() {
             break;
@@ -262,6 +315,16 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
             ui.painter().rect_filled(r, 2.0, colours.get(i).copied().unwrap_or(egui::Color32::GRAY));
             ui.label(RichText::new(&side.name).strong());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if settings.automatic[i] && levels.len() > 1 {
+                    let current = settings.level(i);
+                    egui::ComboBox::from_id_salt(("solo level", i)).width(78.0).selected_text(current.key()).show_ui(ui, |ui| {
+                        for &l in levels {
+                            if ui.selectable_label(l == current, l.key()).on_hover_text(l.describe()).clicked() && i < settings.levels.len() {
+                                settings.levels[i] = l;
+                            }
+                        }
+                    }).response.on_hover_text(format!("The automatic player's level: {}", current.describe()));
+                }
                 let auto = &mut settings.automatic[i];
                 ui.selectable_value(auto, true, "automatic").on_hover_text("The automatic player takes this side's decisions");
                 ui.selectable_value(auto, false, "by hand");
@@ -303,6 +366,12 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
     });
     if let Some(t) = &state.trouble {
         ui.label(RichText::new(t).color(egui::Color32::from_rgb(240, 130, 110)).small());
+    }
+    if !state.reasons.is_empty() {
+        ui.label(RichText::new("Why (the automatic player's reasons, latest last)").weak().small());
+        for why in &state.reasons {
+            ui.label(RichText::new(format!("• {why}")).small());
+        }
     }
 }
 
@@ -377,6 +446,25 @@ mod tests {
         // Every action in the game came as an Order; refused orders change nothing.
         assert!(seen >= n, "{seen} orders for {n} actions");
         assert_eq!(app.world().resource::<SoloState>().sent, seen, "every order was the automatic player's");
+    }
+
+    // Each side's level is its own: the standard player's reasons reach the panel, the
+    // novice's side gives none (OTP 4.3: the brigades act by chit).
+    #[test]
+    fn each_side_plays_at_its_level_and_the_reasons_are_kept() {
+        let mut app = app(&[true, true]);
+        app.world_mut().resource_mut::<SoloSettings>().levels = vec![Level::Novice, Level::Standard];
+        for _ in 0..3000 {
+            app.update();
+            if engine(&app).sequence().turn >= 3 {
+                break;
+            }
+        }
+        let state = app.world().resource::<SoloState>();
+        assert!(!state.reasons.is_empty() && state.reasons.len() <= REASONS_SHOWN, "{:?}", state.reasons);
+        let second = &engine(&app).scenario().sides[1].name;
+        assert!(state.reasons.iter().all(|r| r.starts_with(&format!("{second}: "))), "only the standard side explains: {:?}", state.reasons);
+        assert_eq!(state.players.iter().flatten().map(|(l, _)| *l).collect::<Vec<_>>(), vec![Level::Novice, Level::Standard]);
     }
 
     // By hand, nothing happens by itself.
@@ -536,18 +624,18 @@ mod tests {
         let side = side_of(allowed[0].about.as_deref().unwrap());
         let mut settings = SoloSettings { automatic: vec![false, false], ..SoloSettings::default() };
         settings.automatic[side] = true;
-        let mut player = g.automatic();
+        let mut player = crate::rules::automatic::Plain(g.automatic());
         let first = allowed.iter().find(|c| side_of(c.about.as_deref().unwrap()) == side).unwrap();
-        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), Some(first.action.clone()), "its side's first rebuild the engine allows");
+        assert_eq!(automatic_action(&*g, &settings, &mut player).map(|d| d.action), Some(first.action.clone()), "its side's first rebuild the engine allows");
         settings.automatic[side] = false;
         settings.automatic[1 - side] = true;
         let other = allowed.iter().find(|c| side_of(c.about.as_deref().unwrap()) != side).map(|c| c.action.clone());
-        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), other, "only the automatic side's rebuilds; the turn waits for the other");
+        assert_eq!(automatic_action(&*g, &settings, &mut player).map(|d| d.action), other, "only the automatic side's rebuilds; the turn waits for the other");
         // Every rebuild tried, all automatic: the turn ends (OTP 4.5).
         for c in &allowed {
             g.apply(c.action.clone()).unwrap();
         }
         settings.automatic = vec![true, true];
-        assert_eq!(automatic_action(&*g, &settings, player.as_mut()), Some(Action::Next));
+        assert_eq!(automatic_action(&*g, &settings, &mut player).map(|d| d.action), Some(Action::Next));
     }
 }

@@ -6,7 +6,8 @@
 
 use std::fmt::Write as _;
 
-use crate::rules::otp::bot::{Bot, with_turns};
+use crate::rules::automatic::Level;
+use crate::rules::otp::bot::{Bot, Sides, with_turns};
 use crate::rules::simulate::in_order_on_every_core;
 use crate::rules::otp::charts::Charts;
 use crate::rules::otp::engine::{Action, Game};
@@ -39,6 +40,59 @@ pub struct Game1 {
     pub units_broken: Vec<usize>,
     pub decided: Option<u32>,
     pub refusals: usize,
+}
+
+/// One seeded game with one automatic player a side of `levels`, noting the points leader at
+/// the end of every turn.
+pub fn play_levels(scenario: &Scenario, levels: &[Level], seed: u64, turns: Option<u32>) -> Game1 {
+    let mut game = Game::new(with_turns(scenario, turns), seed, Charts::embedded().clone());
+    let mut players = Sides::new(levels);
+    let mut leaders = Vec::new();
+    let mut refusals = 0;
+    for _ in 0..crate::rules::simulate::MAX_ACTIONS {
+        let Some((action, _)) = players.decide_game(&game) else { break };
+        let report = match game.apply(action) {
+            Ok(r) => r,
+            Err(_) => {
+                refusals += 1;
+                let fallback = if game.phase() == crate::rules::otp::engine::Phase::Rebuild { Action::EndTurn } else { Action::EndActivation };
+                match game.apply(fallback) {
+                    Ok(r) => r,
+                    Err(_) => break,
+                }
+            }
+        };
+        if matches!(report.action, crate::rules::action::Action::Otp(Action::EndTurn)) {
+            leaders.push(leader(&report.summary.clone().unwrap_or_else(|| game.summarise()).sides));
+        }
+    }
+    let end = game.summary().unwrap_or_else(|| game.summarise());
+    let winner = leader(&end.sides);
+    Game1 {
+        winner,
+        figures_lost: end.sides.iter().map(|s| s.figures_lost).collect(),
+        units_broken: end.sides.iter().map(|s| s.units_broken.len()).collect(),
+        decided: decided_on(&leaders, winner),
+        refusals,
+    }
+}
+
+/// [`balance`] with one automatic player a side of `levels`.
+pub fn balance_levels(scenario: &Scenario, levels: &[Level], first_seed: u64, games: usize, turns: Option<u32>, mut progress: impl FnMut(usize)) -> Balance {
+    let mut played: Vec<Game1> = Vec::with_capacity(games);
+    in_order_on_every_core(
+        games,
+        |i| play_levels(scenario, levels, first_seed.wrapping_add(i as u64), turns),
+        |_, g| {
+            played.push(g);
+            progress(played.len());
+            true
+        },
+    );
+    let turns = with_turns(scenario, turns).turn_limit.unwrap_or_default();
+    let mut b = Balance::tally(scenario, first_seed, turns, &played);
+    b.levels = levels.to_vec();
+    b
 }
 
 /// Play one seeded automatic game, noting the points leader at the end of every turn.
@@ -89,6 +143,8 @@ pub struct Balance {
     /// Mean turn decided over every game with a winner.
     pub mean_decided: Option<f64>,
     pub refusals: usize,
+    /// The automatic players' levels, a side each, when chosen (`--bot`); empty: the novice.
+    pub levels: Vec<Level>,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -125,6 +181,7 @@ impl Balance {
             historical,
             mean_decided: decided(None),
             refusals: games.iter().map(|g| g.refusals).sum(),
+            levels: Vec::new(),
         }
     }
 
@@ -133,7 +190,12 @@ impl Balance {
         let pct = |k: usize| if self.games == 0 { 0.0 } else { 100.0 * k as f64 / self.games as f64 };
         let turn = |t: Option<f64>| t.map_or("—".to_string(), |t| format!("{t:.1}"));
         let last = self.first_seed.wrapping_add(self.games.saturating_sub(1) as u64);
-        let mut out = format!("**{}** — {RULE_SET}, {} automatic games (seeds {}–{last}), {} turns\n\n", self.scenario, self.games, self.first_seed, self.turns);
+        let mut out = format!("**{}** — {RULE_SET}, {} automatic games (seeds {}–{last}), {} turns", self.scenario, self.games, self.first_seed, self.turns);
+        if !self.levels.is_empty() {
+            let who: Vec<String> = self.sides.iter().zip(&self.levels).map(|(s, l)| format!("{} {l}", s.side)).collect();
+            let _ = write!(out, "; players: {}", who.join(", "));
+        }
+        out += "\n\n";
         let names: Vec<String> = self.sides.iter().enumerate().map(|(i, s)| if self.historical == Some(i) { format!("{} (won historically)", s.side) } else { s.side.clone() }).collect();
         let _ = writeln!(out, "| | {} | Draws |", names.join(" | "));
         let _ = writeln!(out, "|---|{}---:|", "---:|".repeat(self.sides.len()));

@@ -1,0 +1,429 @@
+//! The standard and strong automatic players for On to Philadelphia: they play the scenario.
+//!
+//! At the start of each of its activations a brigade takes a plan: what its posture asks now
+//! ([`automatic::stance`]: the scenario's `posture`, else derived from the objectives) and the
+//! objective it goes for or holds (points over distance). Then, unit by unit as the novice does
+//! (one action a unit, the same legality checks): shed a Morale Marker (10.2–10.4); charge when
+//! the exact closure and melee odds clear the stance's bar (an attacker charges on better than
+//! even odds, a defender counter-attacks only on good ones, 9.1, 9.8); fire at the target the
+//! exact FIRE odds make worth most, an enemy on an objective first (8.x); form line or unlimber
+//! near the enemy; then move — a defender to its place on the objective (and stays there), an
+//! attacker toward its objective keeping its place in the brigade (it waits for the brigade when
+//! ahead of it), a screen to the edge of its range. Every action carries a one-line reason.
+//!
+//! The strong player plays the same plan but looks at the enemy's reply before it moves: of
+//! every legal move it weighs the ground it ends on against the enemy muskets and guns that
+//! would bear on it there (doubled on its flank), and stays put when that is better.
+
+use bevy::math::Vec2;
+use bevy::prelude::Entity;
+
+use super::{DEPLOY_DISTANCE, shed_marker};
+use crate::rules::automatic::{self, Seen, Stance};
+use crate::rules::otp::charts::ArmClass;
+use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Removal};
+use crate::rules::otp::fire::range::{FIRE, max_range};
+use crate::scenario::model::{Arm, Formation};
+use crate::scenario::spawn::Brigade;
+use crate::table::aspect::AttackZone;
+use crate::table::fire::{FireOptions, targets};
+use crate::table::footprint::vector_bearing;
+use crate::table::movement::{End, MoveStep};
+use crate::table::range::unit_distance;
+use crate::table::situation::Situation;
+
+/// An objective a brigade goes for or holds.
+#[derive(Clone, Debug)]
+struct Goal {
+    name: String,
+    at: Vec2,
+    radius: f32,
+    points: u32,
+}
+
+/// A brigade's plan for one activation.
+#[derive(Clone, Debug)]
+struct Plan {
+    stance: Stance,
+    /// The last three turns: objectives are counted at the end (4.5), so no more waiting.
+    late: bool,
+    goal: Option<Goal>,
+    /// The middle of the brigade's units' fronts when the activation began.
+    centre: Vec2,
+}
+
+/// The standard (or, looking ahead, strong) automatic player.
+#[derive(Clone, Debug, Default)]
+pub struct Standard {
+    look_ahead: bool,
+    key: Option<(u32, u32)>,
+    handled: Vec<String>,
+    plan: Option<Plan>,
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.0}%", 100.0 * p)
+}
+
+fn dir(bearing: f32) -> Vec2 {
+    let r = bearing.to_radians();
+    Vec2::new(r.sin(), r.cos())
+}
+
+impl Standard {
+    pub fn new(look_ahead: bool) -> Self {
+        Standard { look_ahead, ..Standard::default() }
+    }
+
+    /// The next action and why; `None` once the game is over.
+    pub fn decide(&mut self, g: &Game) -> Option<(Action, String)> {
+        match g.phase() {
+            Phase::Over => None,
+            Phase::Setup => Some((Action::StartGame, "starts the game".into())),
+            Phase::Draw => Some((Action::DrawChit, "draws the next chit (4.3)".into())),
+            Phase::Rebuild => Some(match g.units().map(|(_, u)| u.name.clone()).find(|n| g.check_rebuild(n).is_ok()) {
+                Some(unit) => (Action::AttemptRebuild { unit: unit.clone() }, format!("tries to rebuild {unit}: the rules allow it (11.0)")),
+                None => (Action::EndTurn, "ends the turn: no rebuild left to try (11.0)".into()),
+            }),
+            Phase::Activation { chit } => self.activation(g, chit),
+        }
+    }
+
+    fn activation(&mut self, g: &Game, chit: u32) -> Option<(Action, String)> {
+        let seen = automatic::seen(g);
+        let units: Vec<(Entity, String)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.chit == chit)).map(|(e, u)| (e, u.name.clone())).collect();
+        if self.key != Some((g.turn(), chit)) {
+            self.key = Some((g.turn(), chit));
+            self.handled.clear();
+            self.plan = units.first().map(|&(e, _)| plan(g, &seen, g.unit(e).brigade));
+        }
+        let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
+        let stance = self.plan.as_ref().map_or(Stance::Attack, |p| p.stance);
+        // 6.10: a bonus move goes into another charge when one is worth it.
+        let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
+        if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, &seen, *e, name, stance, self.plan.as_ref())) {
+            return Some(a);
+        }
+        for (e, name) in units {
+            if self.handled.contains(&name) || g.unit_turn(e).off_table {
+                continue;
+            }
+            if let Some(a) = shed_marker(g, e, &name) {
+                let how = match &a {
+                    Action::RemoveMarker { how: Removal::Pass { commander }, .. } => format!("a pass from {commander}"),
+                    _ => "a roll".into(),
+                };
+                return Some((a, format!("{name} tries to shed its Morale Marker with {how} (10.2–10.4)")));
+            }
+            self.handled.push(name.clone());
+            let plan = self.plan.clone();
+            let p = plan.as_ref();
+            // A telling shot first; else form, move, and only then any shot that can hurt.
+            let choice = charge(g, &s, &seen, e, &name, stance, p)
+                .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false))
+                .or_else(|| deploy(g, &s, &seen, e, &name, p))
+                .or_else(|| self.movement(g, &s, &seen, e, &name, p))
+                .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true));
+            if let Some(a) = choice {
+                return Some(a);
+            }
+        }
+        Some((Action::EndActivation, "ends the activation: every unit has done what is worth doing".into()))
+    }
+
+    /// Where the unit goes and why, by its brigade's plan.
+    fn movement(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>) -> Option<(Action, String)> {
+        let u = g.unit(e);
+        if u.formation == Formation::Unlimbered {
+            return None;
+        }
+        let me = seen.iter().find(|x| x.entity == e)?;
+        let plan = plan?;
+        let front = me.front();
+        let reach = |x: &Seen| s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0);
+        let my_range = reach(me);
+        let nearest = seen.iter().filter(|x| x.side != me.side).map(|x| (x, x.distance_to(front))).min_by(|a, b| a.1.total_cmp(&b.1));
+        let (target, stop, why) = match (plan.stance, &plan.goal) {
+            (Stance::Screen, _) | (_, None) => {
+                let (enemy, d) = nearest?;
+                let keep = if ArmClass::from(u.arm) == ArmClass::Cavalry { 4.0 } else { (my_range - 1.0).max(1.5) };
+                if d <= keep + 0.5 {
+                    return None;
+                }
+                (enemy.front(), d - keep, format!("closes to its range of {}", enemy.name))
+            }
+            (stance, Some(goal)) => {
+                if me.within(goal.at, (goal.radius - 0.75).max(0.5)) {
+                    return None;
+                }
+                // Its place in the brigade's body, shifted onto the objective.
+                let offset = (front - plan.centre).clamp_length_max(goal.radius * 0.6);
+                let slot = goal.at + offset;
+                let gap = slot.distance(front);
+                // An attacker ahead of its brigade waits for it (the line kept).
+                let progress = |p: Vec2| (plan.centre - goal.at).length() - (p - goal.at).length();
+                if !plan.late && stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
+                    return None;
+                }
+                // Not into the enemy's muskets for nothing: an attacker stops at its own range of a
+                // nearer enemy unless the objective is closer than it.
+                if let Some((enemy, d)) = nearest
+                    && stance == Stance::Attack
+                    && !plan.late
+                    && d < my_range + 1.0
+                    && enemy.distance_to(goal.at) > goal.radius + 2.0
+                    && d < gap
+                {
+                    let _ = enemy;
+                    return None;
+                }
+                let verb = if stance == Stance::Defend { "falls back on" } else { "advances on" };
+                (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points))
+            }
+        };
+        if stop <= 0.25 {
+            return None;
+        }
+        let full = g.normal_move(e, u.formation);
+        let facing = me.facing();
+        let turn = (vector_bearing(target - front) - facing + 540.0).rem_euclid(360.0) - 180.0;
+        let want = stop.min(full);
+        let mut candidates: Vec<Vec<MoveStep>> = Vec::new();
+        for k in [1.0, 0.75, 0.5, 0.25] {
+            let d = want * k;
+            if d < 0.25 {
+                continue;
+            }
+            if turn.abs() < 5.0 {
+                candidates.push(vec![MoveStep::Forward(d)]);
+            } else if turn.abs() <= 45.0 {
+                candidates.push(vec![MoveStep::Oblique { angle: turn, distance: d }]);
+            }
+        }
+        if turn.abs() > 45.0 && turn.abs() <= 135.0 {
+            // Wheel toward the goal, then on with what is left.
+            let angle = turn.clamp(-90.0, 90.0);
+            let pivot = if angle > 0.0 { End::Right } else { End::Left };
+            for k in [0.5, 0.25, 0.0] {
+                let mut steps = vec![MoveStep::Wheel { pivot, angle }];
+                if k > 0.0 {
+                    steps.push(MoveStep::Forward(want * k));
+                }
+                candidates.push(steps);
+            }
+            candidates.push(vec![MoveStep::Wheel { pivot, angle: angle / 2.0 }]);
+            candidates.push(vec![MoveStep::Oblique { angle: 45f32.copysign(turn), distance: want * 0.5 }]);
+        } else if turn.abs() > 135.0 && u.formation == Formation::Line {
+            candidates.push(vec![MoveStep::AboutFace]);
+        }
+        let legal = candidates.into_iter().filter(|steps| g.check_move(name, steps).is_ok());
+        let steps = if self.look_ahead {
+            // Weigh each legal move's end by ground and the enemy's reply; staying put counts too.
+            let score = |end: Vec2, facing: f32| -> f32 {
+                let closer = front.distance(target) - end.distance(target);
+                let (ground, _) = automatic::ground(g.scenario(), end);
+                let exposed = automatic::exposure(seen, me.side, end, facing, reach);
+                closer * 0.6 + ground * 0.8 - exposed * 0.08
+            };
+            let stay = score(front, facing);
+            let best = legal.map(|steps| {
+                let (end, f) = end_of(front, facing, &steps);
+                (score(end, f), steps)
+            }).max_by(|a, b| a.0.total_cmp(&b.0))?;
+            if best.0 <= stay && plan.stance != Stance::Attack {
+                return None;
+            }
+            best.1
+        } else {
+            legal.into_iter().next()?
+        };
+        let (end, _) = end_of(front, facing, &steps);
+        let (_, words) = automatic::ground(g.scenario(), end);
+        let ground = if words.is_empty() { String::new() } else { format!(", {}", words.join(", ")) };
+        let covered = if self.look_ahead { format!("; {:.0} enemy figures would bear there", automatic::exposure(seen, me.side, end, facing, reach)) } else { String::new() };
+        Some((Action::Move { unit: name.to_string(), steps }, format!("{name} {why}{ground}{covered} ({} brigade)", plan.stance.word())))
+    }
+}
+
+/// Roughly where a move leaves the unit's front and which way it faces (for weighing moves
+/// only; the engine places it).
+fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2, f32) {
+    for s in steps {
+        match s {
+            MoveStep::Forward(d) => p += dir(facing) * *d,
+            MoveStep::Oblique { angle, distance } => p += dir(facing + angle) * *distance,
+            MoveStep::Wheel { angle, .. } => facing += angle,
+            MoveStep::AboutFace => facing += 180.0,
+            _ => {}
+        }
+    }
+    (p, facing.rem_euclid(360.0))
+}
+
+/// A brigade's plan: its stance now and the objective it goes for or holds.
+fn plan(g: &Game, seen: &[Seen], brigade: Entity) -> Plan {
+    let b = g.world().get::<Brigade>(brigade);
+    let (side, name) = b.map_or((0, String::new()), |b| (b.side, b.name.clone()));
+    let stance = automatic::stance(g.scenario(), side, &name, g.turn());
+    let mine: Vec<&Seen> = seen.iter().filter(|u| u.brigade == brigade).collect();
+    let centre = if mine.is_empty() { Vec2::ZERO } else { mine.iter().map(|u| u.front()).sum::<Vec2>() / mine.len() as f32 };
+    let sides = g.scenario().sides.len();
+    let goal = (stance != Stance::Screen)
+        .then(|| {
+            g.scenario()
+                .objectives
+                .iter()
+                .map(|o| {
+                    let at = Vec2::from(o.at);
+                    let held = automatic::holders(seen, at, o.radius, sides);
+                    let ours = held.get(side).copied().unwrap_or(0);
+                    let theirs: usize = held.iter().enumerate().filter(|&(s, _)| s != side).map(|(_, n)| n).sum();
+                    let d = at.distance(centre);
+                    let worth = match stance {
+                        // A defender holds what is near; an objective already held by others of
+                        // its side is worth less to it.
+                        Stance::Defend => o.points as f32 * if ours > 0 && d > o.radius + 2.0 { 0.6 } else { 1.0 } / (1.0 + d / 10.0),
+                        _ => o.points as f32 * if ours > 0 && theirs == 0 && d > o.radius + 2.0 { 0.5 } else { 1.0 } / (1.0 + d / 18.0),
+                    };
+                    (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points })
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)))
+                .map(|(_, goal)| goal)
+        })
+        .flatten();
+    let late = g.turn() + 2 >= g.scenario().turn_limit.unwrap_or(10);
+    Plan { stance, late, goal, centre }
+}
+
+/// The objective `unit` stands in, if any.
+fn on_objective(g: &Game, unit: &Seen) -> Option<String> {
+    g.scenario().objectives.iter().find(|o| unit.within(Vec2::from(o.at), o.radius)).map(|o| format!("{} ({} VP)", o.name, o.points))
+}
+
+/// 9.x: the charge with the best chance to close and win, when it clears the stance's bar.
+fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>) -> Option<(Action, String)> {
+    let u = g.unit(e);
+    let arm = ArmClass::from(u.arm);
+    if arm == ArmClass::Artillery || g.has_marker(e) {
+        return None;
+    }
+    let reach = if arm == ArmClass::Cavalry { g.charts().movement.cavalry_charge() } else { g.normal_move(e, u.formation) };
+    let me = s.find(name).ok()?;
+    let targets: Vec<String> = (0..s.units().len()).filter(|&i| s.unit(i).side != s.unit(me).side && unit_distance(s, me, i) <= reach).map(|i| s.unit(i).name.clone()).collect();
+    if targets.is_empty() {
+        return None;
+    }
+    let previews = g.charge_previews_if_allowed(name, &targets, ChargeOptions::default());
+    // A defender counter-attacks only on good odds; a screen hardly ever.
+    let (auto_bar, close_bar, win_bar) = match stance {
+        Stance::Attack => (0.5, 0.5, 0.55),
+        Stance::Defend => (0.55, 0.6, 0.65),
+        Stance::Screen => (0.65, 0.75, 0.75),
+    };
+    // Late in the game an enemy on an objective must go whatever it costs: the points are
+    // counted at the end (4.5), and a stand inside the objective is enough to deny it.
+    let late = plan.is_some_and(|p| p.late);
+    let best = targets
+        .into_iter()
+        .zip(previews)
+        .filter_map(|(target, p)| {
+            let p = p?;
+            let closes = p.closure.probability;
+            let wins = p.outcomes.attacker_wins;
+            let them = seen.iter().find(|x| x.name == target);
+            let on = them.and_then(|t| on_objective(g, t));
+            let (auto_bar, close_bar, win_bar) = if late && on.is_some() { (0.35, 0.35, 0.35) } else { (auto_bar, close_bar, win_bar) };
+            let worth = if p.closure.automatic { wins >= auto_bar } else { closes >= close_bar && wins >= win_bar };
+            let goal_bonus = match (plan.and_then(|p| p.goal.as_ref()), them) {
+                (Some(goal), Some(t)) if t.within(goal.at, goal.radius) => 0.3,
+                _ if on.is_some() => 0.15,
+                _ => 0.0,
+            };
+            worth.then(|| (closes * wins + goal_bonus, target, closes, wins, p.closure.zone, on))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
+    let (_, target, closes, wins, zone, on) = best;
+    let zone = match zone {
+        AttackZone::Front => format!("{} to close (9.1)", pct(closes)),
+        AttackZone::Flank => "a flank attack, closing without a roll (9.1)".into(),
+        AttackZone::Rear => "a rear attack, closing without a roll (9.1)".into(),
+    };
+    let on = on.map(|o| format!("; it holds {o}")).unwrap_or_default();
+    Some((Action::Charge { unit: name.to_string(), target: target.clone() }, format!("{name} charges {target}: {zone}, {} to win the melee (9.8){on}", pct(wins))))
+}
+
+/// 8.x: the shot worth most by the exact FIRE odds (kills, then morale markers; an enemy on an
+/// objective counts half again), when it is worth the unit's turn.
+#[allow(clippy::too_many_arguments)]
+fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>, look_ahead: bool, any: bool) -> Option<(Action, String)> {
+    if !g.may_fire(e) {
+        return None;
+    }
+    let me = s.find(name).ok()?;
+    let gun = s.unit(me).gun().is_some();
+    let extra_range = if gun { g.charts().fire.elevation_bonus.value } else { 0.0 };
+    let mut choices = targets(s, me, FireOptions { rules: &FIRE, ball: gun, extra_range });
+    choices.sort_by(|a, b| a.range.total_cmp(&b.range).then(b.figures.cmp(&a.figures)));
+    let mine = seen.iter().find(|x| x.entity == e)?;
+    let best = choices
+        .iter()
+        .take(5)
+        .filter_map(|t| {
+            let p = g.fire_preview(name, &t.name, None).ok()?;
+            let kills: f64 = p.outcomes.iter().map(|o| o.probability * o.kills as f64).sum();
+            let marker: f64 = p.outcomes.iter().filter(|o| o.morale_marker).map(|o| o.probability).sum();
+            let them = seen.iter().find(|x| x.name == t.name);
+            let on = them.and_then(|x| on_objective(g, x));
+            let mut value = kills + 0.5 * marker;
+            if on.is_some() {
+                value *= 1.5;
+            }
+            // Looking ahead: a target that can hit back at us now is the one to hurt first.
+            if look_ahead && let Some(x) = them {
+                let their_reach = s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(0.0);
+                if x.distance_to(mine.front()) <= their_reach {
+                    value *= 1.25;
+                }
+            }
+            Some((value, t.name.clone(), marker, kills, p.geometry.range, on))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
+    let (value, target, marker, kills, range, on) = best;
+    // An attacker with its objective still ahead fires only a telling shot; otherwise any that
+    // can hurt.
+    let ahead = plan.and_then(|p| p.goal.as_ref()).is_some_and(|goal| !mine.within(goal.at, goal.radius));
+    // (Late in the game a move onto the objective comes before any shot.)
+    let late = plan.is_some_and(|p| p.late);
+    let bar = if !any && stance == Stance::Attack && ahead && !gun { if late { f64::INFINITY } else { 0.6 } } else { 0.02 };
+    if value < bar {
+        return None;
+    }
+    let on = on.map(|o| format!("; it holds {o}")).unwrap_or_default();
+    Some((Action::fire(name, target.clone()), format!("{name} fires at {target}: {} chance of a morale marker, {kills:.1} figures expected, range {range:.1}\" (8.x){on}", pct(marker))))
+}
+
+/// 6.2, 3.3: a column near the enemy forms line, limbered guns unlimber; a defender on its
+/// objective forms line there.
+fn deploy(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>) -> Option<(Action, String)> {
+    let u = g.unit(e);
+    let to = match (u.formation, &u.arm) {
+        (Formation::Column, Arm::Infantry | Arm::Cavalry) => Formation::Line,
+        (Formation::Limbered, Arm::Artillery { .. }) => Formation::Unlimbered,
+        _ => return None,
+    };
+    let me = s.find(name).ok()?;
+    let mine = seen.iter().find(|x| x.entity == e)?;
+    let d = (0..s.units().len()).filter(|&i| s.unit(i).side != s.unit(me).side).map(|i| unit_distance(s, me, i)).fold(f32::INFINITY, f32::min);
+    let on_goal = plan.and_then(|p| p.goal.as_ref()).filter(|goal| mine.within(goal.at, goal.radius));
+    let why = if d <= DEPLOY_DISTANCE {
+        format!("the enemy is {d:.0}\" away")
+    } else if let Some(goal) = on_goal.filter(|_| plan.is_some_and(|p| p.stance != Stance::Attack) || to == Formation::Unlimbered) {
+        format!("it is on {} to hold it", goal.name)
+    } else {
+        return None;
+    };
+    g.check_formation(name, to).is_ok().then(|| {
+        let what = if to == Formation::Line { "forms line (6.2)" } else { "unlimbers (3.3)" };
+        (Action::ChangeFormation { unit: name.to_string(), formation: to }, format!("{name} {what}: {why}"))
+    })
+}
