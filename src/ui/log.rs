@@ -16,7 +16,7 @@ use egui::{Color32, RichText};
 use super::camera::View;
 use super::session::{Refused, Session, SessionCommand};
 use super::table_view::Selection;
-use super::{FreeRect, UiSet, root_ui};
+use super::{FreeRect, PanelOrder, root_ui};
 use crate::rules::action::Action;
 use crate::rules::engine::Engine;
 use crate::rules::report::{Refusal, Report};
@@ -90,7 +90,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, preset)
         .add_systems(PostUpdate, record)
         // The log is written in the table's fonts, which egui has from the second pass on.
-        .add_systems(EguiPrimaryContextPass, panel.in_set(UiSet::Panels).run_if(super::fonts_ready).run_if(super::settings::shown(super::settings::Fold::Log)));
+        .add_systems(EguiPrimaryContextPass, panel.in_set(PanelOrder::Bottom).run_if(super::fonts_ready).run_if(super::settings::shown(super::settings::Fold::Log)));
 }
 
 /// `OTP_LOG=collapsed` (only the header line) or `OTP_LOG=brief` (no dice and modifiers), for

@@ -76,6 +76,19 @@ pub(crate) enum UiSet {
     Windows,
 }
 
+/// The order of the side panels within [`UiSet::Panels`]: each takes its edge of what the one
+/// before it left, so the order is the layout. Left in bevy's hands it changed whenever a system
+/// was added anywhere in the pass (the log then ran under the unit sheet instead of beside it).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PanelOrder {
+    /// The turn panel and roster: the whole height on the left.
+    Left,
+    /// The log: across the bottom, right of the turn panel.
+    Bottom,
+    /// The unit sheet: on the right, above the log.
+    Right,
+}
+
 /// The part of the window not yet taken by a panel this frame; the table gets what is left.
 #[derive(Resource, Clone, Copy, Debug)]
 pub(crate) struct FreeRect(pub egui::Rect);
@@ -144,6 +157,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<FreeRect>()
         .init_resource::<FontsReady>()
         .configure_sets(EguiPrimaryContextPass, (UiSet::Begin, UiSet::Toolbar, UiSet::Panels, UiSet::Table, UiSet::Tools, UiSet::Windows).chain())
+        .configure_sets(EguiPrimaryContextPass, (PanelOrder::Left, PanelOrder::Bottom, PanelOrder::Right).chain().in_set(UiSet::Panels))
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
         .add_systems(Update, (retitle, size_to_screen))

@@ -27,7 +27,7 @@ use super::settings::{LeftTab, Settings};
 use super::solo::{self, SoloSettings, SoloState};
 use super::toolbar::{Shortcut, key};
 use super::table_view::Selection;
-use super::{FreeRect, UiSet, root_ui};
+use super::{FreeRect, PanelOrder, UiSet, root_ui};
 use crate::rules::action::Action;
 use crate::rules::engine::{Choice, Engine, Preview, SequenceView, Topic, TrackState};
 use crate::rules::report::{Refusal, Summary};
@@ -44,7 +44,7 @@ const ODDS: Color32 = Color32::from_rgb(120, 160, 200);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingPlay>().add_systems(PostStartup, presets).add_systems(Update, play_pending.run_if(super::fonts_ready)).add_systems(
         EguiPrimaryContextPass,
-        (panel.in_set(UiSet::Panels), halo.in_set(UiSet::Tools).run_if(super::fonts_ready), game_over.in_set(UiSet::Windows)),
+        (panel.in_set(PanelOrder::Left), halo.in_set(UiSet::Tools).run_if(super::fonts_ready), game_over.in_set(UiSet::Windows)),
     );
 }
 

@@ -12,13 +12,13 @@ use super::session::{Order, Session};
 use super::paint;
 use super::camera::View;
 use super::table_view::{Selection, Troops};
-use super::{FreeRect, UiSet, root_ui};
+use super::{FreeRect, PanelOrder, root_ui};
 use crate::rules::action::Action;
 use crate::rules::engine::{SheetRow, Tone};
 use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Unit};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, sheet.in_set(UiSet::Panels).run_if(super::settings::shown(super::settings::Fold::Sheet)))
+    app.add_systems(EguiPrimaryContextPass, sheet.in_set(PanelOrder::Right).run_if(super::settings::shown(super::settings::Fold::Sheet)))
         .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)));
 }
 
