@@ -758,6 +758,8 @@ pub enum Topic {
     MoveHeading,
     MoveArea,
     DisorderRoll,
+    /// What a D10 reads, under each die where it is rolled (OTP 1.0: 0–9). `None`: no caption.
+    D10Face,
     /// Clicking a leader's figure in a game.
     LeaderClick,
 }
@@ -770,7 +772,7 @@ pub fn plain_words(topic: Topic) -> Option<String> {
         Topic::MoraleBadge => "a unit's morale state: the badge behind the unit",
         Topic::ActingGlow => "the units that act now: a glow in their side's colour round each",
         Topic::ActingHeading => "Acting now",
-        Topic::HowATurnGoes | Topic::FrontLine | Topic::FlankTag | Topic::FlankTagShort | Topic::RearTag | Topic::FrontTag | Topic::LineTag | Topic::Ball | Topic::DisorderRoll => return None,
+        Topic::HowATurnGoes | Topic::FrontLine | Topic::FlankTag | Topic::FlankTagShort | Topic::RearTag | Topic::FrontTag | Topic::LineTag | Topic::Ball | Topic::DisorderRoll | Topic::D10Face => return None,
         Topic::DrawKey => "go on with the sequence when it rolls (the turn panel's main button)",
         Topic::EndKey => "end the activation or the player-turn (the turn panel's main button)",
         Topic::ArcsHeading => "Arcs (A)",

@@ -261,19 +261,20 @@ fn die_face(ui: &mut egui::Ui, kind: DiceKind, face: u8, caption: Option<&str>) 
     });
 }
 
-/// What a die's face reads, under it where it is rolled (OTP 1.0): a D10 reads 0–9 (0 is
-/// zero, not ten), 2D10 are tens and units.
-pub(crate) fn face_caption(kind: DiceKind, j: usize) -> Option<&'static str> {
+/// What a die's face reads, under it where it is rolled: a D10 as the rule set reads it
+/// (`d10`, from `Engine::words(Topic::D10Face)`: OTP's 0–9, OTP 1.0; Purky's dice read 1–10 and
+/// need no note), 2D10 are tens and units.
+pub(crate) fn face_caption(kind: DiceKind, j: usize, d10: Option<&str>) -> Option<&str> {
     match (kind, j) {
         (DiceKind::TwoD10, 0) => Some("tens"),
         (DiceKind::TwoD10, _) => Some("units"),
-        (DiceKind::D10, _) => Some("D10: 0–9 (1.0)"),
+        (DiceKind::D10, _) => d10,
         _ => None,
     }
 }
 
 /// A roll's faces (rolling for the first half second), and its total.
-fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
+fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize, d10: Option<&str>) {
     ui.horizontal(|ui| {
         for (j, &real) in roll.faces.iter().enumerate() {
             let face = match rolling {
@@ -283,7 +284,7 @@ fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize) {
                 },
                 None => real,
             };
-            let caption = face_caption(roll.kind, j);
+            let caption = face_caption(roll.kind, j, d10);
             if roll.kind == DiceKind::TwoD10 && j == 1 {
                 ui.label(RichText::new("|").size(20.0).weak());
             }
@@ -373,9 +374,10 @@ fn rule_tag(ui: &mut egui::Ui, rules: RuleSetId, rule: &str) {
     }
 }
 
-fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>) -> Result {
+fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, session: Option<Res<super::session::Session>>) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(report) = o.report.clone() else { return Ok(()) };
+    let d10 = session.as_ref().and_then(|s| s.engine().words(crate::rules::engine::Topic::D10Face));
     if !view.rect.is_positive() {
         return Ok(());
     }
@@ -439,7 +441,7 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
                             }
                             Row::Die { purpose, rule, roll } => {
                                 ui.horizontal(|ui| {
-                                    roll_ui(ui, roll, rolling, die);
+                                    roll_ui(ui, roll, rolling, die, d10.as_deref());
                                     ui.horizontal_wrapped(|ui| {
                                         ui.label(RichText::new(format!("{} for {purpose}", roll.kind)).color(Color32::from_gray(225)));
                                         rule_tag(ui, report.rules, rule);
@@ -678,10 +680,14 @@ mod tests {
 
     #[test]
     fn the_d10_is_explained_where_it_is_rolled() {
-        // OTP 1.0: the D10 reads 0–9; 2D10 read as tens and units.
-        assert!(face_caption(DiceKind::D10, 0).is_some_and(|c| c.contains("0–9")));
-        assert_eq!(face_caption(DiceKind::TwoD10, 0), Some("tens"));
-        assert_eq!(face_caption(DiceKind::Ad(1), 0), None);
+        // OTP 1.0: the D10 reads 0–9; 2D10 read as tens and units. The caption is the rule
+        // set's: PK12 — Purky's d10 reads 1–10, so OTP's "0–9 (1.0)" must not show under it.
+        let otp = crate::rules::registry::open(crate::rules::cite::RuleSetId::Otp, crate::scenario::default_scenario(), 1).unwrap().words(crate::rules::engine::Topic::D10Face);
+        let purky = crate::rules::registry::open(crate::rules::cite::RuleSetId::Purky, crate::scenario::default_scenario(), 1).unwrap().words(crate::rules::engine::Topic::D10Face);
+        assert!(face_caption(DiceKind::D10, 0, otp.as_deref()).is_some_and(|c| c.contains("0–9")));
+        assert!(!face_caption(DiceKind::D10, 0, purky.as_deref()).is_some_and(|c| c.contains("0–9")), "{purky:?}");
+        assert_eq!(face_caption(DiceKind::TwoD10, 0, None), Some("tens"));
+        assert_eq!(face_caption(DiceKind::Ad(1), 0, None), None);
     }
 
     // Another rule set's report is cited in its own words, never as OTP sections (QK11 is not

@@ -52,6 +52,7 @@ pub(super) fn words(topic: Topic) -> Option<String> {
         Topic::MoveHeading => "Movement (M) — 6.1–6.7",
         Topic::MoveArea => "where the unit may move (6.x)",
         Topic::DisorderRoll => "disorder roll (6.6)",
+        Topic::D10Face => "D10: 0–9 (1.0)",
         Topic::LeaderClick => "in a game: pick him up; then click the table to ride there, or a unit of his command to join it (6.12)",
         other => return plain_words(other),
     };
