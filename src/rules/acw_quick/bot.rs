@@ -2,10 +2,13 @@
 //! the engine's own check first; the odds it weighs are the engine's own previews.
 //! - QK3: a marked unit close to the enemy and down to half its stands routs; otherwise it stays
 //!   (and rallies in the rally step).
-//! - Command: each brigadier rides to the middle of his brigade, so its units move full (QK2).
-//! - Move: charge when the charge roll favours it and the unit is at least as strong; foot in
-//!   column near the enemy forms line (+2 to fire, QK12); guns unlimber in reach; otherwise
-//!   advance to fire range (guns keep their distance).
+//! - Command: a brigadier stays, rides to the middle of his brigade or joins a unit, whichever
+//!   keeps most of it inside his radius (QK2), the units that could charge counting most, and
+//!   adds his bonus to a unit about to charge (QK10).
+//! - Move: first every charge the roll favours by a unit at least as strong (before a friend's
+//!   move can block its path); then foot in column near the enemy forms line (+2 to fire, QK12);
+//!   guns unlimber in reach; otherwise advance to just outside the 2" band, to fire and charge
+//!   next turn (guns keep their distance).
 //! - Fire: each unit at the target where the exact odds give most stands.
 //! - Melee: fights (the sequence does it).
 
@@ -14,7 +17,7 @@ use std::collections::HashSet;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
 
-use super::game::{Game, ROUT, STAY, Step, centre};
+use super::game::{Game, Leader, ROUT, STAY, Step, centre};
 use crate::rules::action::Action;
 use crate::rules::engine::{Automatic, Engine};
 use crate::scenario::model::{Arm, Formation};
@@ -47,33 +50,16 @@ impl Automatic for Bot {
         match game.step() {
             Step::Command => {
                 for l in game.leaders().iter().filter(|l| !l.lost && !l.moved && l.side == game.phasing()) {
-                    // A brigadier joins the unit of his nearest the enemy once the lines close (QK10).
-                    if l.brigade.is_some() && l.attached.is_none() {
-                        let close = game.live_units().filter(|(_, u)| Some(u.brigade) == l.brigade && !matches!(u.arm, Arm::Artillery { .. })).find(|(_, u)| {
-                            s.find(&u.name).is_ok_and(|me| (0..s.units().len()).any(|o| s.unit(o).side != u.side && range::unit_distance(&s, me, o) <= 8.0))
-                        });
-                        if let Some((_, u)) = close
-                            && let Some(a) = allowed(Action::JoinUnit { leader: l.name.clone(), unit: u.name.clone() })
-                        {
-                            return Some(a);
-                        }
-                    }
-                    let units: Vec<Vec2> = game.live_units().filter(|(_, u)| Some(u.brigade) == l.brigade || (l.brigade.is_none() && u.side == l.side)).map(|(e, _)| centre(&game.footprints(e))).collect();
-                    if units.is_empty() {
-                        continue;
-                    }
-                    let middle = units.iter().sum::<Vec2>() / units.len() as f32;
-                    let at = game.leader_at(l);
-                    if at.distance(middle) < 1.0 {
-                        continue;
-                    }
-                    let to = at + (middle - at).clamp_length_max(game.leader_reach(at, middle) - 0.1);
-                    if let Some(a) = allowed(Action::MoveLeader { leader: l.name.clone(), to }) {
+                    if let Some(a) = self.command(game, &s, l).and_then(allowed) {
                         return Some(a);
                     }
                 }
             }
             Step::Move => {
+                // Charges first, before a friend's move can stand in a charge path (QK9).
+                if let Some(a) = seq.acting.iter().find_map(|&e| self.charge(engine, game, &s, e)) {
+                    return Some(a);
+                }
                 let key = (game.turn, game.phase, 1u8);
                 for &e in &seq.acting {
                     let Some(unit) = game.unit(e) else { continue };
@@ -121,6 +107,65 @@ fn should_rout(game: &Game, e: Entity) -> bool {
 }
 
 impl Bot {
+    /// QK2, QK10: where a brigadier goes. Each choice (stay, ride to the middle of the brigade,
+    /// join one of its units) is scored by the units it leaves inside his radius, those that
+    /// could charge this turn counting most, and by the unit it adds his bonus to.
+    fn command(&self, game: &Game, s: &Situation, l: &Leader) -> Option<Action> {
+        let brigade: Vec<(Entity, &crate::scenario::spawn::Unit)> = game.live_units().filter(|(_, u)| Some(u.brigade) == l.brigade || (l.brigade.is_none() && u.side == l.side)).collect();
+        if brigade.is_empty() {
+            return None;
+        }
+        let near = |name: &str, within: f32| s.find(name).is_ok_and(|me| (0..s.units().len()).any(|o| s.unit(o).side != l.side && range::unit_distance(s, me, o) <= within));
+        // A unit that could reach the enemy with a full move could charge this turn.
+        let can_charge = |e: Entity, u: &crate::scenario::spawn::Unit| !matches!(u.arm, Arm::Artillery { .. }) && !game.state(e).marker && near(&u.name, game.charts.moves(Game::mover(u)).inches);
+        let at = game.leader_at(l);
+        let middle = brigade.iter().map(|(e, _)| centre(&game.footprints(*e))).sum::<Vec2>() / brigade.len() as f32;
+        let ride = at + (middle - at).clamp_length_max(game.leader_reach(at, middle) - 0.1);
+        let score = |p: Vec2, joined: Option<(Entity, &crate::scenario::spawn::Unit)>| {
+            let inside: f32 = brigade
+                .iter()
+                .filter(|(e, _)| game.command_with(*e, |x| if x.name == l.name { p } else { game.leader_at(x) }).0 >= 1.0)
+                .map(|(e, u)| if can_charge(*e, u) { 3.0 } else { 1.0 })
+                .sum();
+            inside + joined.map_or(0.0, |(e, u)| if can_charge(e, u) { 2.0 } else if near(&u.name, 8.0) { 0.5 } else { 0.0 })
+        };
+        let mut best = (score(at, None), None);
+        if at.distance(middle) >= 1.0 {
+            let v = score(ride, None);
+            if v > best.0 {
+                best = (v, Some(Action::MoveLeader { leader: l.name.clone(), to: ride }));
+            }
+        }
+        if l.brigade.is_some() && l.attached.is_none() {
+            for &(e, u) in brigade.iter().filter(|(_, u)| !matches!(u.arm, Arm::Artillery { .. })) {
+                let v = score(centre(&game.footprints(e)), Some((e, u)));
+                if v > best.0 && game.check_join(&l.name, &u.name).is_ok() {
+                    best = (v, Some(Action::JoinUnit { leader: l.name.clone(), unit: u.name.clone() }));
+                }
+            }
+        }
+        best.1
+    }
+
+    /// QK9: charge when the roll favours it and the unit is at least as strong.
+    fn charge(&self, engine: &dyn Engine, game: &Game, s: &Situation, e: Entity) -> Option<Action> {
+        let unit = game.unit(e)?;
+        let st = game.state(e);
+        if st.marker || matches!(unit.arm, Arm::Artillery { .. }) {
+            return None;
+        }
+        let me = s.find(&unit.name).ok()?;
+        let enemies = enemies_by_distance(s, me);
+        enemies.iter().take(3).find_map(|&(_, o)| {
+            let target = s.unit(o).name.clone();
+            let a = Action::Charge { unit: unit.name.clone(), target: target.clone() };
+            let Ok(Some(p)) = engine.preview(&a) else { return None };
+            let fails = p.blocks[0].odds.first().map_or(1.0, |o| o.chance);
+            let theirs = game.find(&target).map(|t| game.state(t).stands).unwrap_or(0);
+            (fails <= 0.5 && st.stands >= theirs).then_some(a)
+        })
+    }
+
     fn move_unit(&self, engine: &dyn Engine, game: &Game, s: &Situation, e: Entity) -> Option<Action> {
         let unit = game.unit(e)?;
         let name = unit.name.clone();
@@ -130,22 +175,8 @@ impl Bot {
             return None;
         }
         let me = s.find(&name).ok()?;
-        let mut enemies: Vec<(f32, usize)> = (0..s.units().len()).filter(|&o| s.unit(o).side != unit.side).map(|o| (range::unit_distance(s, me, o), o)).collect();
-        enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let enemies = enemies_by_distance(s, me);
         let &(distance, nearest) = enemies.first()?;
-        // Charge when the roll favours it and the unit is at least as strong.
-        if !matches!(unit.arm, Arm::Artillery { .. }) {
-            for &(_, o) in enemies.iter().take(3) {
-                let target = s.unit(o).name.clone();
-                let a = Action::Charge { unit: name.clone(), target: target.clone() };
-                let Ok(Some(p)) = engine.preview(&a) else { continue };
-                let fails = p.blocks[0].odds.first().map_or(1.0, |o| o.chance);
-                let theirs = game.find(&target).map(|t| game.state(t).stands).unwrap_or(0);
-                if fails <= 0.5 && st.stands >= theirs {
-                    return Some(a);
-                }
-            }
-        }
         match (unit.arm, unit.formation) {
             (Arm::Artillery { .. }, Formation::Limbered) if distance <= 26.0 => return allowed(Action::ChangeFormation { unit: name, formation: Formation::Unlimbered }),
             (Arm::Artillery { .. }, Formation::Unlimbered) => return None,
@@ -153,8 +184,9 @@ impl Bot {
             (Arm::Cavalry, Formation::Column) if distance <= 20.0 => return allowed(Action::ChangeFormation { unit: name, formation: Formation::Line }),
             _ => {}
         }
-        // Advance to fire range: foot to about 4", guns to about 12".
-        let keep = if matches!(unit.arm, Arm::Artillery { .. }) { 12.0 } else { 1.5 };
+        // Advance to fire range, foot and horse just outside the 2" band (closer, the enemy's
+        // fire would mark them before they could charge: QK3), guns to about 12".
+        let keep = if matches!(unit.arm, Arm::Artillery { .. }) { 12.0 } else { 2.2 };
         if distance <= keep + 0.5 {
             return None;
         }
@@ -162,6 +194,13 @@ impl Bot {
         let left = (movement.allowance - movement.spent).max(0.0);
         approach(s, me, nearest, left, distance - keep).into_iter().find_map(|steps| allowed(engine.move_action(e, 0, steps)))
     }
+}
+
+/// The enemy units by their distance from `me`, nearest first.
+fn enemies_by_distance(s: &Situation, me: usize) -> Vec<(f32, usize)> {
+    let mut enemies: Vec<(f32, usize)> = (0..s.units().len()).filter(|&o| s.unit(o).side != s.unit(me).side).map(|o| (range::unit_distance(s, me, o), o)).collect();
+    enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
+    enemies
 }
 
 /// Moves of `me` toward `enemy` by up to `reach`, longest first.

@@ -364,6 +364,12 @@ impl Game {
     /// otherwise full when every stand is inside its brigadier's or the army commander's radius.
     /// The factor and why.
     pub fn command(&self, e: Entity) -> (f32, String) {
+        self.command_with(e, |l| self.leader_at(l))
+    }
+
+    /// `command` with the leaders standing where `at` puts them (the automatic player weighs
+    /// where its brigadier should ride with it).
+    pub fn command_with(&self, e: Entity, at: impl Fn(&Leader) -> Vec2) -> (f32, String) {
         let Some(unit) = self.unit(e) else { return (1.0, String::new()) };
         let half = self.charts.no_leader.value;
         let brigadier = self.leaders.iter().find(|l| l.brigade == Some(unit.brigade));
@@ -373,7 +379,7 @@ impl Game {
         let corners: Vec<Vec2> = spawn::unit_footprints(&self.world, unit).iter().flat_map(|f| f.corners()).collect();
         let mut commanders = self.leaders.iter().filter(|l| !l.lost && l.side == unit.side && (l.brigade == Some(unit.brigade) || l.brigade.is_none()));
         if let Some(l) = commanders.find(|l| {
-            let at = self.leader_at(l);
+            let at = at(l);
             corners.iter().all(|c| c.distance(at) <= l.radius + EPS)
         }) {
             return (1.0, format!("inside {}'s {} radius (QK2)", l.name, inches(l.radius)));
