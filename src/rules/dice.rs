@@ -31,6 +31,8 @@ pub enum DiceKind {
     Ad(u8),
     /// One six-sided die read 1–6 (the tiny test rules; the other rule sets' d6).
     D6,
+    /// `n` six-sided dice, summed (2d6 and 3d6 of the ACW rules).
+    D6s(u8),
 }
 
 impl DiceKind {
@@ -41,6 +43,7 @@ impl DiceKind {
             DiceKind::TwoD10 => (0, 99),
             DiceKind::Ad(n) => (2 * n as i32, 5 * n as i32),
             DiceKind::D6 => (1, 6),
+            DiceKind::D6s(n) => (n as i32, 6 * n as i32),
         }
     }
 
@@ -57,6 +60,7 @@ impl fmt::Display for DiceKind {
             DiceKind::TwoD10 => write!(f, "2D10"),
             DiceKind::Ad(n) => write!(f, "{n}AD"),
             DiceKind::D6 => write!(f, "D6"),
+            DiceKind::D6s(n) => write!(f, "{n}D6"),
         }
     }
 }
@@ -170,7 +174,17 @@ impl Dice {
                 let face = self.below(6) + 1;
                 Roll { kind, faces: vec![face], total: face as i32 }
             }
+            DiceKind::D6s(n) => {
+                let faces: Vec<u8> = (0..n).map(|_| self.below(6) + 1).collect();
+                let total = faces.iter().map(|&f| f as i32).sum();
+                Roll { kind, faces, total }
+            }
         }
+    }
+
+    /// `n` six-sided dice as one roll of nD6 (one D6 when `n` is 1).
+    pub fn d6s(&mut self, n: u32) -> Roll {
+        self.roll(if n == 1 { DiceKind::D6 } else { DiceKind::D6s(n.min(u8::MAX as u32) as u8) })
     }
 }
 
@@ -181,22 +195,26 @@ pub fn distribution(kind: DiceKind) -> Vec<(i32, f64)> {
         DiceKind::D10 => (0..10).map(|t| (t, 0.1)).collect(),
         DiceKind::TwoD10 => (0..100).map(|t| (t, 0.01)).collect(),
         DiceKind::D6 => (1..=6).map(|t| (t, 1.0 / 6.0)).collect(),
-        DiceKind::Ad(n) => {
-            // Convolve n times, counting ways (exact integers), then divide by 6^n.
-            let mut ways: Vec<u64> = vec![1]; // index = total
-            for _ in 0..n {
-                let mut next = vec![0u64; ways.len() + 5];
-                for (t, &w) in ways.iter().enumerate() {
-                    for &face in &AD_FACES {
-                        next[t + face as usize] += w;
-                    }
-                }
-                ways = next;
-            }
-            let all = 6f64.powi(n as i32);
-            ways.iter().enumerate().filter(|&(_, &w)| w > 0).map(|(t, &w)| (t as i32, w as f64 / all)).collect()
-        }
+        DiceKind::Ad(n) => sum_of(n, &AD_FACES),
+        DiceKind::D6s(n) => sum_of(n, &[1, 2, 3, 4, 5, 6]),
     }
+}
+
+/// The distribution of the sum of `n` six-faced dice with these faces: convolved `n` times,
+/// counting ways (exact integers), then divided by 6^n.
+fn sum_of(n: u8, faces: &[u8; 6]) -> Vec<(i32, f64)> {
+    let mut ways: Vec<u64> = vec![1]; // index = total
+    for _ in 0..n {
+        let mut next = vec![0u64; ways.len() + 6];
+        for (t, &w) in ways.iter().enumerate() {
+            for &face in faces {
+                next[t + face as usize] += w;
+            }
+        }
+        ways = next;
+    }
+    let all = 6f64.powi(n as i32);
+    ways.iter().enumerate().filter(|&(_, &w)| w > 0).map(|(t, &w)| (t as i32, w as f64 / all)).collect()
 }
 
 /// The chance that `kind` plus `modifier` totals at most `target` (a "roll under" test such as
@@ -280,7 +298,7 @@ mod tests {
 
     #[test]
     fn distributions_are_exact() {
-        for kind in [DiceKind::D10, DiceKind::TwoD10, DiceKind::D6, DiceKind::Ad(0), DiceKind::Ad(1), DiceKind::Ad(2), DiceKind::Ad(3)] {
+        for kind in [DiceKind::D10, DiceKind::TwoD10, DiceKind::D6, DiceKind::D6s(2), DiceKind::D6s(3), DiceKind::Ad(0), DiceKind::Ad(1), DiceKind::Ad(2), DiceKind::Ad(3)] {
             let d = distribution(kind);
             let sum: f64 = d.iter().map(|&(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-12, "{kind}: {sum}");
@@ -295,6 +313,28 @@ mod tests {
         assert!((DiceKind::D10.mean() - 4.5).abs() < 1e-12);
         assert!((chance_at_most(DiceKind::D10, 0, 5) - 0.6).abs() < 1e-12);
         assert!((chance_at_least(DiceKind::D10, -1, 6) - 0.3).abs() < 1e-12);
+    }
+
+    // QK11, OR18: 2D6 and 3D6 are summed six-sided dice: 7 on 2D6 six ways in 36, 10 on 3D6
+    // 27 ways in 216; thrown as one roll, the faces come from the stream as single D6s would,
+    // so games saved before there was a kind for them replay.
+    #[test]
+    fn two_and_three_d6_are_summed_six_sided_dice() {
+        let p = |kind, t| distribution(kind).into_iter().find(|&(x, _)| x == t).unwrap().1;
+        assert!((p(DiceKind::D6s(2), 7) - 6.0 / 36.0).abs() < 1e-12);
+        assert!((p(DiceKind::D6s(3), 10) - 27.0 / 216.0).abs() < 1e-12);
+        assert!((DiceKind::D6s(2).mean() - 7.0).abs() < 1e-12);
+        assert!((chance_at_least(DiceKind::D6s(2), 0, 8) - 15.0 / 36.0).abs() < 1e-12);
+        let (mut one, mut two) = (Dice::new(7), Dice::new(7));
+        for n in [2, 3, 1, 2] {
+            let r = two.d6s(n);
+            let singles: Vec<u8> = (0..n).map(|_| one.roll(DiceKind::D6).faces[0]).collect();
+            assert_eq!(r.faces, singles);
+            assert_eq!(r.total, singles.iter().map(|&f| f as i32).sum::<i32>());
+            assert_eq!(r.kind, if n == 1 { DiceKind::D6 } else { DiceKind::D6s(n as u8) });
+        }
+        let r = Roll { kind: DiceKind::D6s(2), faces: vec![3, 4], total: 7 };
+        assert_eq!(r.to_string(), "2D6: 3+4 = 7");
     }
 
     /// The stream is pinned: if this fails, saved games no longer replay.

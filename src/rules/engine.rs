@@ -169,6 +169,11 @@ pub trait Engine: Send + Sync + 'static {
     fn planned_paths(&self) -> Vec<PlannedPath> {
         Vec::new()
     }
+    /// Leaders' command radii, for the window to draw (QK2: inside his radius a unit moves
+    /// full). Empty by default: a rule set that measures command otherwise draws none.
+    fn command_radii(&self) -> Vec<CommandRadius> {
+        Vec::new()
+    }
     /// How far the unit can go in one move from the formation it is in, by the rule set's
     /// chart (terrain aside), for the movement overlay; `None` if it cannot move at all.
     fn reach(&self, unit: Entity) -> Option<Reach> {
@@ -600,6 +605,23 @@ pub struct PathMark {
     pub detail: String,
     /// `Bad`: harm to the unit that goes (disorder, a volley at it); `Info`: a plain point.
     pub tone: Tone,
+}
+
+/// A leader's command radius on the table ([`Engine::command_radii`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandRadius {
+    pub leader: Entity,
+    /// His side (an index of the scenario's sides), for its colour.
+    pub side: usize,
+    pub centre: bevy::math::Vec2,
+    /// Inches.
+    pub radius: f32,
+    /// A short tag on the table ("Lacy 7\"").
+    pub label: String,
+    /// What the circle means, with its rule, for a tooltip.
+    pub detail: String,
+    /// The units he commands: the window shows the radii of a selected unit's commanders.
+    pub units: Vec<Entity>,
 }
 
 /// How far a unit can go in one move, for the geometry of the movement overlay.

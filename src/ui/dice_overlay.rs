@@ -273,17 +273,20 @@ pub(crate) fn face_caption(kind: DiceKind, j: usize, d10: Option<&str>) -> Optio
     }
 }
 
+/// A face the die could show, picked by `r`, while it rolls: a D6 never shows 0 or 7.
+fn rolling_face(kind: DiceKind, r: u64) -> u8 {
+    match kind {
+        DiceKind::Ad(_) => AD_FACES[(r % 6) as usize],
+        DiceKind::D6 | DiceKind::D6s(_) => (r % 6) as u8 + 1,
+        DiceKind::D10 | DiceKind::TwoD10 => (r % 10) as u8,
+    }
+}
+
 /// A roll's faces (rolling for the first half second), and its total.
 fn roll_ui(ui: &mut egui::Ui, roll: &Roll, rolling: Option<u64>, index: usize, d10: Option<&str>) {
     ui.horizontal(|ui| {
         for (j, &real) in roll.faces.iter().enumerate() {
-            let face = match rolling {
-                Some(t) => match roll.kind {
-                    DiceKind::Ad(_) => AD_FACES[(scramble(t, index, j) % 6) as usize],
-                    _ => (scramble(t, index, j) % 10) as u8,
-                },
-                None => real,
-            };
+            let face = rolling.map_or(real, |t| rolling_face(roll.kind, scramble(t, index, j)));
             let caption = face_caption(roll.kind, j, d10);
             if roll.kind == DiceKind::TwoD10 && j == 1 {
                 ui.label(RichText::new("|").size(20.0).weak());
@@ -688,6 +691,18 @@ mod tests {
         assert!(!face_caption(DiceKind::D10, 0, purky.as_deref()).is_some_and(|c| c.contains("0–9")), "{purky:?}");
         assert_eq!(face_caption(DiceKind::TwoD10, 0, None), Some("tens"));
         assert_eq!(face_caption(DiceKind::Ad(1), 0, None), None);
+    }
+
+    // QK11: a rolling 2D6 shows six-sided faces, 1 to 6, and is named 2D6, not D6.
+    #[test]
+    fn rolling_faces_are_the_dies_own() {
+        for r in 0..60 {
+            assert!((1..=6).contains(&rolling_face(DiceKind::D6s(2), r)));
+            assert!((1..=6).contains(&rolling_face(DiceKind::D6, r)));
+            assert!(rolling_face(DiceKind::D10, r) <= 9);
+            assert!(AD_FACES.contains(&rolling_face(DiceKind::Ad(2), r)));
+        }
+        assert_eq!(Dice::new(1).d6s(2).to_string().split(':').next(), Some("2D6"));
     }
 
     // Another rule set's report is cited in its own words, never as OTP sections (QK11 is not

@@ -8,7 +8,7 @@ use bevy::ecs::entity::Entity;
 use super::charts::{CombatChart, FireResult, ImpactKey};
 use super::game::{Game, Morale, OR, Order};
 use crate::rules::cite::Source;
-use crate::rules::dice::{Dice, DiceKind, Roll};
+use crate::rules::dice::{Dice, Roll};
 use crate::rules::report::Refusal;
 use crate::scenario::model::{AcwQuality, AcwWeapon, Arm, Formation, Terrain};
 use crate::table::arc::Arc;
@@ -127,9 +127,7 @@ pub enum Volley {
 
 /// Throws `n` D6 as one roll (faces kept).
 pub fn nd6(dice: &mut Dice, n: u32) -> Roll {
-    let faces: Vec<u8> = (0..n).map(|_| dice.roll(DiceKind::D6).total as u8).collect();
-    let total = faces.iter().map(|&f| f as i32).sum();
-    Roll { kind: DiceKind::D6, faces, total }
+    dice.d6s(n)
 }
 
 /// The exact distribution of the sum of `n` D6, by counting (6^n outcomes).

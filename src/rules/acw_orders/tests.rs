@@ -857,7 +857,8 @@ fn dice_helpers() {
     let mut d = Dice::new(3);
     let r = nd6(&mut d, 3);
     assert_eq!((r.faces.len(), r.total), (3, r.faces.iter().map(|&f| f as i32).sum()));
-    assert_eq!(d.thrown(), 3);
+    assert_eq!(r.kind, crate::rules::dice::DiceKind::D6s(3));
+    assert_eq!(d.thrown(), 1, "3D6 is one roll");
     let _ = Source::Text { section: "1".into() };
 }
 

@@ -111,7 +111,7 @@ impl Bot {
     /// join one of its units) is scored by the units it leaves inside his radius, those that
     /// could charge this turn counting most, and by the unit it adds his bonus to.
     fn command(&self, game: &Game, s: &Situation, l: &Leader) -> Option<Action> {
-        let brigade: Vec<(Entity, &crate::scenario::spawn::Unit)> = game.live_units().filter(|(_, u)| Some(u.brigade) == l.brigade || (l.brigade.is_none() && u.side == l.side)).collect();
+        let brigade: Vec<(Entity, &crate::scenario::spawn::Unit)> = game.live_units().filter(|(_, u)| l.commands(u)).collect();
         if brigade.is_empty() {
             return None;
         }

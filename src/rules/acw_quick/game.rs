@@ -123,6 +123,13 @@ pub struct Leader {
     pub moved: bool,
 }
 
+impl Leader {
+    /// QK2, QK21: a brigadier commands his brigade, the army commander every unit of his side.
+    pub fn commands(&self, unit: &Unit) -> bool {
+        self.side == unit.side && self.brigade.is_none_or(|b| b == unit.brigade)
+    }
+}
+
 /// QK3: the open question to a marked unit's owner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Question {
@@ -377,7 +384,7 @@ impl Game {
             return (half, format!("{} was lost: his units move at half rate (QK21)", l.name));
         }
         let corners: Vec<Vec2> = spawn::unit_footprints(&self.world, unit).iter().flat_map(|f| f.corners()).collect();
-        let mut commanders = self.leaders.iter().filter(|l| !l.lost && l.side == unit.side && (l.brigade == Some(unit.brigade) || l.brigade.is_none()));
+        let mut commanders = self.leaders.iter().filter(|l| !l.lost && l.commands(unit));
         if let Some(l) = commanders.find(|l| {
             let at = at(l);
             corners.iter().all(|c| c.distance(at) <= l.radius + EPS)

@@ -34,7 +34,7 @@ pub use game::Game;
 
 use crate::rules::action::Action;
 use crate::rules::cite::RuleSetId;
-use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow, UnitStatus};
+use crate::rules::engine::{Automatic, Badge, Choice, CommandRadius, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow, UnitStatus};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::movement::MoveStep;
@@ -122,6 +122,9 @@ impl Engine for Game {
             Some(l) => format!("{} — +{}, {} radius{}", l.name, l.bonus, crate::table::words::inches(l.radius), l.attached.map_or(String::new(), |u| format!(", with {}", self.name(u)))),
             None => String::new(),
         }
+    }
+    fn command_radii(&self) -> Vec<CommandRadius> {
+        self.radii()
     }
     fn track_heading(&self) -> String {
         "Player-turns, Confederates first (QK1)".into()

@@ -8,7 +8,7 @@ use super::charts::MeleeModifier;
 use super::game::{Game, Placed, QKS, QkState, Question, ROUT, STAY, Step, centre};
 use super::melee::{Fight, fight};
 use crate::rules::action::Action;
-use crate::rules::dice::{DiceKind, Roll};
+use crate::rules::dice::Roll;
 use crate::rules::report::{Refusal, Report, SideSummary, Summary};
 use crate::scenario::model::{Arm, Formation};
 use crate::scenario::spawn::{Commander, Unit};
@@ -24,11 +24,9 @@ use crate::table::words::{formation as formation_name, inches};
 const CLEARANCE: f32 = 0.25;
 
 impl Game {
-    /// `n` six-sided dice, thrown one by one from the game's stream, reported as one roll.
+    /// `n` six-sided dice from the game's stream, one roll of nD6.
     pub(super) fn d6s(&mut self, n: u32) -> Roll {
-        let faces: Vec<u8> = (0..n).map(|_| self.dice.roll(DiceKind::D6).faces[0]).collect();
-        let total = faces.iter().map(|&f| f as i32).sum();
-        Roll { kind: DiceKind::D6, faces, total }
+        self.dice.d6s(n)
     }
 
     /// Apply an action: its report, or the refusal of its check (and then nothing changed).

@@ -1085,3 +1085,27 @@ fn the_automatic_player_takes_the_teaching_scenarios_first_charge() {
         assert!(!titles.iter().any(|t| t.starts_with("Brig. Gen. Thomas Lacy joins 12th Virginia")), "seed {seed}: {titles:#?}");
     }
 }
+
+// QK2, QK21: the window's command radii are the leaders' own: a brigadier's circle holds his
+// brigade's units, the army commander's every unit of his side; it moves with him, and a lost
+// leader draws none.
+#[test]
+fn command_radii_are_the_leaders_own() {
+    let mut g = Game::new(shipped(SHIPPED[0]), 1);
+    let radii = g.command_radii();
+    assert_eq!(radii.len(), g.leaders().len());
+    for (r, l) in radii.iter().zip(g.leaders()) {
+        assert_eq!((r.leader, r.side, r.radius, r.centre), (l.entity, l.side, l.radius, g.leader_at(l)));
+        let commanded: Vec<Entity> = g.live_units().filter(|(_, u)| u.side == l.side && l.brigade.is_none_or(|b| b == u.brigade)).map(|(e, _)| e).collect();
+        assert_eq!(r.units, commanded, "{}", l.name);
+        assert!(r.detail.contains("QK2") && r.label.ends_with(&format!("{}\"", l.radius)), "{r:?}");
+    }
+    let lacy = radii.iter().find(|r| r.label.starts_with("Lacy")).expect("Lacy's radius");
+    assert_eq!(lacy.radius, 7.0);
+    let to = lacy.centre + Vec2::new(0.0, 3.0);
+    ok(&mut g, Action::MoveLeader { leader: "Brig. Gen. Thomas Lacy".into(), to });
+    assert_eq!(g.command_radii().iter().find(|r| r.leader == lacy.leader).map(|r| r.centre), Some(to));
+    let i = g.leaders().iter().position(|l| l.entity == lacy.leader).unwrap();
+    g.leaders[i].lost = true;
+    assert!(g.command_radii().iter().all(|r| r.leader != lacy.leader));
+}

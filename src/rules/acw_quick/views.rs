@@ -11,7 +11,7 @@ use super::melee::{fight, odds as melee_odds};
 use super::moves;
 use crate::rules::action::Action;
 use crate::rules::cite::Source;
-use crate::rules::engine::{Badge, Choice, Fact, Factor, MoveKind, Movement, Odds, Preview, PreviewBlock, Prompt, RangeBand, SequenceStep, SequenceView, SheetRow, Tone, TrackItem, TrackState, UnitStatus, cited};
+use crate::rules::engine::{Badge, Choice, CommandRadius, Fact, Factor, MoveKind, Movement, Odds, Preview, PreviewBlock, Prompt, RangeBand, SequenceStep, SequenceView, SheetRow, Tone, TrackItem, TrackState, UnitStatus, cited};
 use crate::rules::report::Refusal;
 use crate::scenario::model::{Arm, Formation};
 use crate::table::words::{formation as formation_name, inches};
@@ -178,6 +178,28 @@ impl Game {
         let (factor, why) = self.command(e);
         let detail = format!("{}: {} {}", formation_words(unit), inches(self.allowance(e) / factor), if factor < 1.0 { format!("× {factor} ({why})") } else { why });
         Some(Movement { allowance: self.allowance(e), spent: self.state(e).spent, road: None, kinds: vec![MoveKind { label: "move".into(), cite: cite("6"), detail, extra: 0.0, dice: None, verdict: Ok(()) }] })
+    }
+
+    /// QK2, QK21: each leader on the table with his radius: inside it every stand of his units
+    /// moves full; a brigadier commands his brigade, the army commander every unit of his side.
+    pub(super) fn radii(&self) -> Vec<CommandRadius> {
+        self.leaders
+            .iter()
+            .filter(|l| !l.lost)
+            .map(|l| {
+                let units: Vec<Entity> = self.live_units().filter(|(_, u)| l.commands(u)).map(|(e, _)| e).collect();
+                let whose = if l.brigade.is_some() { "his brigade's" } else { "his side's" };
+                CommandRadius {
+                    leader: l.entity,
+                    side: l.side,
+                    centre: self.leader_at(l),
+                    radius: l.radius,
+                    label: format!("{} {}", l.name.rsplit(' ').next().unwrap_or(&l.name), inches(l.radius)),
+                    detail: format!("{}'s command radius, {}: a unit of {whose} with every stand inside moves full, outside half (QK2)", l.name, inches(l.radius)),
+                    units,
+                }
+            })
+            .collect()
     }
 
     pub(super) fn sheet_rows(&self, e: Entity) -> Vec<SheetRow> {

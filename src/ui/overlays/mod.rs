@@ -11,6 +11,7 @@
 //! drawings: fills under the troops, lines and ghosts over them, tags with the labels.
 
 mod arcs;
+pub(crate) mod command;
 mod enfilade;
 mod movement;
 pub(crate) mod planned;
