@@ -257,6 +257,14 @@ fn play_checks(display: &str, dir: &Path) -> Vec<Check> {
     let refused_px = pictures[2].as_ref().map_or(0, |(img, _)| img.pixels().filter(|p| near(&p.0, [255, 110, 100], 10)).count());
     println!("  play: refusal red on {refused_px} px");
     out.push(check("play_refusal_is_shown_in_red", refused_px >= 40, || format!("{refused_px} px of refusal red")));
+    // Issue 13 (5): the dice overlay steps aside while a dialog is up: step 3's game, its dice
+    // shown, then Open asked for (a game in progress: the dialog offers to save it first).
+    let die_red = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [176, 36, 30], 6)).count();
+    let asked = dir.join("play-6-open-asked.png");
+    let env = [("OTP_SEED", seed.as_str()), ("OTP_ORDERS", &orders(n)), ("OTP_COMMANDS", "ask:open"), ("OTP_VIEW", view_at.as_str()), ("OTP_SELECT", plan.moved.as_str())];
+    let shown = pictures[2].as_ref().map(|(img, _)| die_red(img));
+    let hidden = play_screenshot(display, &asked, &env).ok().and_then(|_| image::open(&asked).ok()).map(|i| die_red(&i.to_rgb8()));
+    out.push(check("play_dice_overlay_hides_under_a_dialog", shown.is_some_and(|s| s >= 100 && hidden.is_some_and(|h| h + 100 <= s)), || format!("die red: {shown:?} px with the dice shown, {hidden:?} px with Open asked")));
     // The Open window loads a saved game as well as a scenario: open step 3's save in a fresh
     // window (as from Open…) and save it again: the same actions, the same table.
     let reopened = dir.join("play-5-open.ron");

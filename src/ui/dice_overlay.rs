@@ -160,6 +160,44 @@ pub(crate) struct DiceOverlay {
     still: bool,
     /// A step to scroll to (`OTP_SHOW_REPORT=melee`), for the first frames only.
     scroll_to: Option<(String, u8)>,
+    /// The table corner it sits in, chosen when the report opens (it does not wander after).
+    corner: Option<Corner>,
+}
+
+/// A corner of the table the overlay may sit in. The lower left is the fire toolbar's and the
+/// scale's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Corner {
+    LowerRight,
+    UpperRight,
+    UpperLeft,
+}
+
+impl Corner {
+    /// The overlay's top left in `table` for its `size`: clear of the table's edges, above the
+    /// pointer's status line at the bottom.
+    fn top_left(self, table: egui::Rect, size: egui::Vec2) -> egui::Pos2 {
+        let right = table.right() - 10.0 - size.x;
+        match self {
+            Corner::LowerRight => egui::pos2(right, (table.bottom() - 40.0 - size.y).max(table.top() + 8.0)),
+            Corner::UpperRight => egui::pos2(right, table.top() + 8.0),
+            Corner::UpperLeft => egui::pos2(table.left() + 10.0, table.top() + 8.0),
+        }
+    }
+}
+
+/// The corner where the overlay hides least of the troops: each unit's box on screen (its
+/// stands and its name above them) weighs by the area covered times its weight (the selected
+/// unit and the units the report names weigh most). Ties keep the lower right.
+pub(crate) fn corner_for(table: egui::Rect, size: egui::Vec2, units: &[(egui::Rect, f32)]) -> Corner {
+    let cost = |c: Corner| {
+        let r = egui::Rect::from_min_size(c.top_left(table, size), size);
+        units.iter().map(|(b, w)| r.intersect(*b).area().max(0.0) * w).sum::<f32>()
+    };
+    [Corner::LowerRight, Corner::UpperRight, Corner::UpperLeft].into_iter().fold((Corner::LowerRight, f32::INFINITY), |best, c| {
+        let v = cost(c);
+        if v < best.1 - 1.0 { (c, v) } else { best }
+    }).0
 }
 
 impl DiceOverlay {
@@ -172,6 +210,7 @@ impl DiceOverlay {
         self.rows = overlay_rows(report, session.map(|s| s.engine()));
         self.report = Some(report.clone());
         self.opened_at = None;
+        self.corner = None;
     }
 
     pub fn close(&mut self) {
@@ -377,7 +416,7 @@ fn rule_tag(ui: &mut egui::Ui, rules: RuleSetId, rule: &str) {
     }
 }
 
-fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, session: Option<Res<super::session::Session>>) -> Result {
+fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<View>, session: Option<Res<super::session::Session>>, troops: Res<Troops>, selection: Res<super::table_view::Selection>) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(report) = o.report.clone() else { return Ok(()) };
     let d10 = session.as_ref().and_then(|s| s.engine().words(crate::rules::engine::Topic::D10Face));
@@ -398,11 +437,31 @@ fn overlay(mut contexts: EguiContexts, mut o: ResMut<DiceOverlay>, view: Res<Vie
         }
         _ => None,
     };
-    // Over the lower right of the table, above the pointer's status line; placed by its top
+    // In the table corner where it hides least (chosen once, when it opens); placed by its top
     // left from last frame's size, so that a long report can use the table's whole height.
     let id = egui::Id::new("dice_overlay");
     let size = ctx.memory(|m| m.area_rect(id)).map(|r| r.size()).unwrap_or(egui::vec2(452.0, 300.0));
-    let at = egui::pos2(view.rect.right() - 10.0 - size.x, (view.rect.bottom() - 40.0 - size.y).max(view.rect.top() + 8.0));
+    let corner = match o.corner {
+        Some(c) => c,
+        None => {
+            let units: Vec<(egui::Rect, f32)> = troops
+                .0
+                .iter()
+                .filter(|g| !g.stands.is_empty())
+                .map(|g| {
+                    let stands = egui::Rect::from_points(&g.stands.iter().flat_map(|s| s.corners()).map(|c| view.to_screen(c)).collect::<Vec<_>>());
+                    // The name sits above the stands.
+                    let named = stands.union(egui::Rect::from_center_size(stands.center_top() - egui::vec2(0.0, 10.0), egui::vec2(stands.width().max(120.0), 20.0)));
+                    let weight = if selection.unit == Some(g.entity) { 100.0 } else if o.pulses.contains(&g.name) { 8.0 } else { 1.0 };
+                    (named, weight)
+                })
+                .collect();
+            let c = corner_for(view.rect, size, &units);
+            o.corner = Some(c);
+            c
+        }
+    };
+    let at = corner.top_left(view.rect, size);
     egui::Area::new(id)
         .fade_in(false)
         .order(egui::Order::Foreground)
@@ -691,6 +750,29 @@ mod tests {
         assert!(!face_caption(DiceKind::D10, 0, purky.as_deref()).is_some_and(|c| c.contains("0–9")), "{purky:?}");
         assert_eq!(face_caption(DiceKind::TwoD10, 0, None), Some("tens"));
         assert_eq!(face_caption(DiceKind::Ad(1), 0, None), None);
+    }
+
+    // Issue 13 (8): the overlay takes the corner where it hides least of the troops, the
+    // selected unit and the units the report names weighing most; an empty table keeps the
+    // lower right, and it never sits over the lower left (the fire toolbar's).
+    #[test]
+    fn the_overlay_sits_where_it_hides_least() {
+        let table = egui::Rect::from_min_max(egui::pos2(270.0, 36.0), egui::pos2(1000.0, 620.0));
+        let size = egui::vec2(400.0, 260.0);
+        let box_at = |c: Corner| egui::Rect::from_min_size(c.top_left(table, size), size);
+        assert_eq!(corner_for(table, size, &[]), Corner::LowerRight);
+        let lower_right = box_at(Corner::LowerRight).shrink(40.0);
+        assert_eq!(corner_for(table, size, &[(lower_right, 1.0)]), Corner::UpperRight);
+        // A light unit upper right, the selected one lower right: the overlay takes the upper left...
+        let upper_right = box_at(Corner::UpperRight).shrink(40.0);
+        assert_eq!(corner_for(table, size, &[(lower_right, 20.0), (upper_right, 1.0)]), Corner::UpperLeft);
+        // ...and when every corner is taken, the one hiding the least weight.
+        let upper_left = box_at(Corner::UpperLeft).shrink(40.0);
+        assert_eq!(corner_for(table, size, &[(lower_right, 20.0), (upper_right, 1.0), (upper_left, 8.0)]), Corner::UpperRight);
+        for c in [Corner::LowerRight, Corner::UpperRight, Corner::UpperLeft] {
+            assert!(table.contains_rect(box_at(c)), "{c:?}");
+            assert!(box_at(c).left() > table.left() + 5.0 || box_at(c).bottom() < table.bottom() - 200.0, "{c:?} covers the lower left");
+        }
     }
 
     // QK11: a rolling 2D6 shows six-sided faces, 1 to 6, and is named 2D6, not D6.

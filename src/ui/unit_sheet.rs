@@ -99,6 +99,18 @@ fn sheet_row(ui: &mut egui::Ui, r: &SheetRow, units: &Query<(Entity, &Unit)>, se
     ui.end_row();
 }
 
+/// A two-column grid of the sheet, its text wrapped inside the panel: a long line (a rule's
+/// reconstruction, a morale ladder) would otherwise widen the panel past where the table was
+/// laid out, and the table would show through it.
+fn sheet_grid(id: &str, ui: &egui::Ui) -> egui::Grid {
+    egui::Grid::new(id).num_columns(2).spacing([14.0, 5.0]).striped(true).max_col_width(sheet_column(ui.available_width()))
+}
+
+/// The widest a column of the sheet's grid may be in a panel `width` wide: both fit.
+fn sheet_column(width: f32) -> f32 {
+    ((width - 14.0) / 2.0).max(80.0)
+}
+
 fn section(ui: &mut egui::Ui, title: &str) {
     ui.add_space(6.0);
     ui.label(RichText::new(title).strong().size(13.5).color(Color32::from_rgb(226, 214, 170)));
@@ -147,7 +159,7 @@ fn sheet(
                 ui.label(RichText::new(role).weak().italics());
                 // The engine's record of the leader, every line with its rule.
                 let leader_rows = session.game_entity(ce).map(|g| session.engine().sheet(g)).unwrap_or_default();
-                egui::Grid::new("commander_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+                sheet_grid("commander_sheet_grid", ui).show(ui, |ui| {
                     for r in &leader_rows {
                         sheet_row(ui, r, &units, &mut None);
                     }
@@ -199,7 +211,7 @@ fn sheet(
                 orders_ui(ui, session, entity, &mut state, &drag, &cache, &mut sent, &mut moves);
             }
             section(ui, "Unit");
-            egui::Grid::new("unit_sheet_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+            sheet_grid("unit_sheet_grid", ui).show(ui, |ui| {
                 row(ui, "Side", side.map(|s| s.name.clone()).unwrap_or_default());
                 row(ui, "Brigade", brigade.map(brigade_title).unwrap_or_default());
                 for r in &rows {
@@ -211,7 +223,7 @@ fn sheet(
                 section(ui, "Brigade commander");
                 let c = commanders.get(b.commander).ok();
                 let leader_rows = session.as_ref().and_then(|s| s.game_entity(b.commander).map(|g| s.engine().sheet(g))).unwrap_or_default();
-                egui::Grid::new("commander_grid").num_columns(2).spacing([14.0, 5.0]).striped(true).show(ui, |ui| {
+                sheet_grid("commander_grid", ui).show(ui, |ui| {
                     row(ui, "Name", RichText::new(c.map(|c| c.name.clone()).unwrap_or_default()).strong());
                     for r in &leader_rows {
                         sheet_row(ui, r, &units, &mut select);
@@ -273,6 +285,38 @@ fn sheet(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Issue 16: a long line (Revolution's reconstructed rates, its morale ladder) wraps inside
+    // the sheet; it once widened the panel past where the table had been laid out, and the table
+    // showed through the sheet.
+    #[test]
+    fn a_long_line_wraps_inside_the_sheet_instead_of_widening_it() {
+        let ctx = egui::Context::default();
+        let input = egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))), ..Default::default() };
+        let long = "Reconstructed: SG16: lost; three times the 8\" line move, as the sheet's other rates stand to one another, and half again for a column on a road";
+        for (rows, most) in [(1, 330.0), (0, 330.0)] {
+            let mut width = 0.0;
+            for _ in 0..3 {
+                let _ = ctx.run_ui(input.clone(), |ui| {
+                    let r = egui::Panel::right("unit_sheet").resizable(true).default_size(320.0).size_range(260.0..=520.0).show(ui, |ui| {
+                        sheet_grid("g", ui).show(ui, |ui| {
+                            for _ in 0..rows {
+                                ui.label("Move");
+                                ui.label(long);
+                                ui.end_row();
+                            }
+                            ui.label("Side");
+                            ui.label("British");
+                            ui.end_row();
+                        });
+                    });
+                    width = r.response.rect.width();
+                });
+            }
+            assert!(width <= most, "{rows} long rows: the sheet is {width} wide");
+        }
+        assert!(2.0 * sheet_column(306.0) + 14.0 <= 306.0);
+    }
 
     // Issue 13, 16: the sheet and the tooltips do not cover the unit they describe.
     #[test]

@@ -55,7 +55,9 @@ const INFO: egui::Color32 = egui::Color32::from_rgb(245, 225, 150);
 
 fn draw(mut contexts: EguiContexts, radii: Res<Radii>, selection: Res<Selection>, session: Option<Res<Session>>, view: Res<View>) -> Result {
     let Some(session) = session else { return Ok(()) };
-    let shown = shown(&radii.radii, selection.unit, radii.deciding);
+    // The radii name the game's entities; the selection is the window's.
+    let selected = selection.unit.and_then(|e| session.game_entity(e));
+    let shown = shown(&radii.radii, selected, radii.deciding);
     if shown.is_empty() {
         return Ok(());
     }
