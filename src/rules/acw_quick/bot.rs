@@ -5,7 +5,7 @@
 //! - Command: a brigadier stays, rides to the middle of his brigade or joins a unit, whichever
 //!   keeps most of it inside his radius (QK2), the units that could charge counting most, and
 //!   adds his bonus to a unit about to charge (QK10).
-//! - Move: first every charge the roll favours by a unit at least as strong (before a friend's
+//! - Move: first the charge worth most by its exact odds, if one is worth making (before a friend's
 //!   move can block its path); then foot in column near the enemy forms line (+2 to fire, QK12);
 //!   guns unlimber in reach; otherwise advance to just outside the 2" band, to fire and charge
 //!   next turn (guns keep their distance).
@@ -18,14 +18,20 @@ use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
 
 use super::game::{Game, Leader, ROUT, STAY, Step, centre};
+use super::melee::{fight_on, odds as melee_odds};
+use super::views::chance_2d6;
 use crate::rules::action::Action;
 use crate::rules::engine::{Automatic, Engine};
 use crate::scenario::model::{Arm, Formation};
 use crate::table::arc::Arc;
+use crate::table::aspect::AttackZone;
 use crate::table::footprint::vector_bearing;
 use crate::table::movement::{End, MoveStep};
 use crate::table::range;
 use crate::table::situation::Situation;
+
+/// The least a charge must be worth to be made (see `Bot::charge`).
+const CHARGE_WORTH: f64 = 0.2;
 
 #[derive(Clone, Debug, Default)]
 pub struct Bot {
@@ -57,7 +63,7 @@ impl Automatic for Bot {
             }
             Step::Move => {
                 // Charges first, before a friend's move can stand in a charge path (QK9).
-                if let Some(a) = seq.acting.iter().find_map(|&e| self.charge(engine, game, &s, e)) {
+                if let Some(a) = seq.acting.iter().find_map(|&e| self.charge(game, &s, e)) {
                     return Some(a);
                 }
                 let key = (game.turn, game.phase, 1u8);
@@ -147,8 +153,11 @@ impl Bot {
         best.1
     }
 
-    /// QK9: charge when the roll favours it and the unit is at least as strong.
-    fn charge(&self, engine: &dyn Engine, game: &Game, s: &Situation, e: Entity) -> Option<Action> {
+    /// QK9, QK10, QK15: the charge worth most, if any is worth making: the target running
+    /// (the charge goes home and it fails to stand) counts one, a melee its chance of a win less
+    /// that of a loss (the melee's exact odds with the charger where its charge would put it), a
+    /// failed charge (half way and a marker) half a loss.
+    fn charge(&self, game: &Game, s: &Situation, e: Entity) -> Option<Action> {
         let unit = game.unit(e)?;
         let st = game.state(e);
         if st.marker || matches!(unit.arm, Arm::Artillery { .. }) {
@@ -156,14 +165,29 @@ impl Bot {
         }
         let me = s.find(&unit.name).ok()?;
         let enemies = enemies_by_distance(s, me);
-        enemies.iter().take(3).find_map(|&(_, o)| {
-            let target = s.unit(o).name.clone();
-            let a = Action::Charge { unit: unit.name.clone(), target: target.clone() };
-            let Ok(Some(p)) = engine.preview(&a) else { return None };
-            let fails = p.blocks[0].odds.first().map_or(1.0, |o| o.chance);
-            let theirs = game.find(&target).map(|t| game.state(t).stands).unwrap_or(0);
-            (fails <= 0.5 && st.stands >= theirs).then_some(a)
-        })
+        enemies
+            .iter()
+            .take(3)
+            .filter_map(|&(_, o)| {
+                let target = s.unit(o).name.clone();
+                let plan = game.check_charge(&unit.name, &target).ok()?;
+                let (goes, stands) = (chance_2d6(plan.charger_bonus, plan.charger_needs), chance_2d6(plan.target_bonus, plan.target_needs));
+                let placed = s.with_stands(me, &plan.path.stands, unit.formation);
+                let fight = fight_on(game, &placed, e, plan.target, plan.zone != AttackZone::Front);
+                let (mut won, mut lost) = (0.0, 0.0);
+                for (outcome, p) in melee_odds(&fight, &game.charts.melee_results) {
+                    if outcome.starts_with("attacker wins") {
+                        won += p;
+                    } else if outcome.starts_with("defender wins") {
+                        lost += p;
+                    }
+                }
+                let worth = goes * (1.0 - stands) + goes * stands * (won - lost) - (1.0 - goes) * 0.5;
+                Some((worth, Action::Charge { unit: unit.name.clone(), target }))
+            })
+            .filter(|(worth, _)| *worth >= CHARGE_WORTH)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, a)| a)
     }
 
     fn move_unit(&self, engine: &dyn Engine, game: &Game, s: &Situation, e: Entity) -> Option<Action> {
@@ -186,7 +210,7 @@ impl Bot {
         }
         // Advance to fire range, foot and horse just outside the 2" band (closer, the enemy's
         // fire would mark them before they could charge: QK3), guns to about 12".
-        let keep = if matches!(unit.arm, Arm::Artillery { .. }) { 12.0 } else { 2.2 };
+        let keep = if matches!(unit.arm, Arm::Artillery { .. }) { 12.0 } else { 1.5 };
         if distance <= keep + 0.5 {
             return None;
         }

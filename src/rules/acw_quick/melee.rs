@@ -39,13 +39,18 @@ pub struct Fight {
 
 /// QK15–QK18: both sides' numbers.
 pub fn fight(game: &Game, attacker: Entity, defender: Entity) -> Fight {
-    let s = game.situation();
+    fight_on(game, &game.situation(), attacker, defender, game.state(attacker).behind == Some(defender))
+}
+
+/// `fight` on the table `s` (the charger where its charge would put it, for the automatic
+/// player's weighing), the attacker's stands counting double if it came from behind (QK17).
+pub fn fight_on(game: &Game, s: &crate::table::situation::Situation, attacker: Entity, defender: Entity, from_behind: bool) -> Fight {
     let (an, dn) = (game.name(attacker), game.name(defender));
     let (Ok(a), Ok(d)) = (s.find(&an), s.find(&dn)) else {
         let none = MeleeSide { stands: 0, doubled: false, modifiers: Vec::new(), leader: 0 };
         return Fight { attacker: none.clone(), defender: none };
     };
-    let across = wall_or_stream_between(game, &s, a, d);
+    let across = wall_or_stream_between(s, a, d);
     let side = |me: Entity, i: usize, other: usize, attacking: bool| {
         let unit = game.unit(me).expect("in the melee");
         let c = game.charts;
@@ -69,18 +74,17 @@ pub fn fight(game: &Game, attacker: Entity, defender: Entity) -> Fight {
         if game.state(me).marker {
             add(MeleeModifier::Marked);
         }
-        let stands = stands_in_contact(&s, i, &[other]).len().max(1) as u32;
+        let stands = stands_in_contact(s, i, &[other]).len().max(1) as u32;
         let stands = if matches!(unit.arm, Arm::Artillery { .. }) { game.state(me).stands.max(1) } else { stands };
-        let doubled = attacking && game.state(me).behind == Some(defender);
+        let doubled = attacking && from_behind;
         MeleeSide { stands, doubled, modifiers: mods, leader: game.attached_leader(me).map_or(0, |l| l.bonus) }
     };
     Fight { attacker: side(attacker, a, d, true), defender: side(defender, d, a, false) }
 }
 
 /// QK16: a wall, fence, breastwork or stream lies between the two units' centres.
-fn wall_or_stream_between(game: &Game, s: &crate::table::situation::Situation, a: usize, d: usize) -> bool {
+fn wall_or_stream_between(s: &crate::table::situation::Situation, a: usize, d: usize) -> bool {
     let (ca, cd) = (centre(&s.unit(a).footprints()), centre(&s.unit(d).footprints()));
-    let _ = game;
     s.terrain().iter().any(|t| match t {
         Terrain::Obstacle { path, .. } | Terrain::Stream { path, .. } => crosses_polyline(ca, cd, &path.iter().map(|&p| Vec2::from(p)).collect::<Vec<_>>()),
         _ => false,

@@ -970,13 +970,17 @@ fn automatic_games_keep_the_invariants() {
 #[test]
 fn automatic_games_of_the_shipped_acw_scenarios_keep_the_invariants() {
     for file in SHIPPED {
-        let (mut shots, mut charges) = (0, 0);
+        let (mut shots, mut charges, mut won, mut home) = (0, 0, [0u32; 3], 0);
         for seed in 0..games(3) {
             let (g, _) = play_checked_on(shipped(file), file, seed);
-            assert!(g.summary().is_some(), "{file} seed {seed}");
+            let summary = g.summary();
+            assert!(summary.is_some(), "{file} seed {seed}");
+            won[summary.and_then(|s| s.winner).unwrap_or(2).min(2)] += 1;
             shots += g.reports().iter().filter(|r| r.title.contains("fires at")).count();
             charges += g.reports().iter().filter(|r| r.title.contains("charges")).count();
+            home += g.reports().iter().flat_map(|r| &r.changes).filter(|c| c.text.contains("charges home")).count();
         }
+        eprintln!("{file}: wins {}/{} (sides 0/1), draws {}; {home} of {charges} charges went home", won[0], won[1], won[2]);
         assert!(shots > 0, "{file}: the bots fire ({shots}; charges {charges})");
         // QK9: the automatic player charges when the roll favours it (it once never did). On
         // McPherson's Ridge the lines meet in Herbst Woods and across Willoughby Run, where a
@@ -1109,3 +1113,4 @@ fn command_radii_are_the_leaders_own() {
     g.leaders[i].lost = true;
     assert!(g.command_radii().iter().all(|r| r.leader != lacy.leader));
 }
+
