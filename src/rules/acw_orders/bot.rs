@@ -108,6 +108,10 @@ impl Automatic for Bot {
                         return Some(a);
                     }
                 }
+                // OR12 wagons: a wagon the enemy's line has come near drives back out of its way.
+                if let Some(a) = wagon_back(game, side).into_iter().find_map(allowed) {
+                    return Some(a);
+                }
                 // Leaders ride to stand with their brigade's first unit (an officer present, OR8).
                 for &l in &game.leaders {
                     let Some((c, ol)) = game.leader(l) else { continue };
@@ -130,6 +134,56 @@ impl Automatic for Bot {
         }
         allowed(Action::Next)
     }
+}
+
+/// How near the enemy a wagon may wait before it drives back: a move of the enemy's foot beyond
+/// the 1' the sheet keeps it from the line (OR12).
+const WAGON_MARGIN: f32 = 8.0;
+
+/// Drives of `side`'s wagons that the enemy has come near, away from the nearest enemy stand
+/// and toward the side's own rear, farthest first; each still to be checked.
+pub(super) fn wagon_back(game: &Game, side: usize) -> Vec<Action> {
+    let m = &game.charts().movement;
+    let (most, clear) = (m.wagon_move.value, m.wagon_clearance.value);
+    let t = game.scenario().table;
+    let inside = |p: Vec2| Vec2::new(p.x.clamp(0.5, t.width - 0.5), p.y.clamp(0.5, t.depth - 0.5));
+    // The side's rear: from the enemy's centre of mass through its own.
+    let centre = |mine: bool| {
+        let at: Vec<Vec2> = game.live_units().filter(|(_, u)| (u.side == side) == mine).flat_map(|(_, u)| crate::scenario::spawn::unit_footprints(game.world(), u)).map(|f| f.centre).collect();
+        (!at.is_empty()).then(|| at.iter().sum::<Vec2>() / at.len() as f32)
+    };
+    let rear = match (centre(true), centre(false)) {
+        (Some(own), Some(enemy)) => (own - enemy).normalize_or_zero(),
+        _ => Vec2::ZERO,
+    };
+    let mut out = Vec::new();
+    for (e, w) in game.wagons() {
+        if w.side != side || game.wagons_moved.contains(&e) {
+            continue;
+        }
+        let Some((_, near)) = game.nearest_enemy_stand(side, w.at) else { continue };
+        if near >= clear + WAGON_MARGIN {
+            continue;
+        }
+        let mut ways = Vec::new();
+        if let Some(f) = game.live_units().filter(|(_, u)| u.side != side).flat_map(|(_, u)| crate::scenario::spawn::unit_footprints(game.world(), u)).min_by(|a, b| a.centre.distance(w.at).total_cmp(&b.centre.distance(w.at))) {
+            ways.push((w.at - f.centre).normalize_or_zero());
+        }
+        ways.push(rear);
+        let mut drives: Vec<(f32, Vec2)> = Vec::new();
+        for way in ways.into_iter().filter(|v| *v != Vec2::ZERO) {
+            for share in [1.0, 0.5] {
+                let to = inside(w.at + way * most * share);
+                let after = game.nearest_enemy_stand(side, to).map_or(f32::INFINITY, |(_, d)| d);
+                if after > near + 0.5 {
+                    drives.push((after, to));
+                }
+            }
+        }
+        drives.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out.extend(drives.into_iter().map(|(_, to)| Action::AcwOrders(OrAction::MoveWagon { wagon: w.name.clone(), to })));
+    }
+    out
 }
 
 fn toward(from: Vec2, to: Vec2, most: f32) -> Vec2 {

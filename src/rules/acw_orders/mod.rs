@@ -123,6 +123,9 @@ impl Engine for Game {
     fn planned_paths(&self) -> Vec<PlannedPath> {
         self.planned_charges()
     }
+    fn seat(&mut self, by_hand: Option<Vec<usize>>) {
+        self.set_seat(by_hand);
+    }
     fn sheet(&self, unit: Entity) -> Vec<SheetRow> {
         self.sheet_rows(unit)
     }
@@ -145,7 +148,9 @@ impl Engine for Game {
         Game::snapshot(self)
     }
     fn replayed(&self, actions: usize) -> Box<dyn Engine> {
-        Box::new(self.replayed_to(actions))
+        let mut game = self.replayed_to(actions);
+        game.seat = self.seat.clone();
+        Box::new(game)
     }
     fn automatic(&self) -> Box<dyn Automatic> {
         Box::new(bot::Bot)
