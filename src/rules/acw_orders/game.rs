@@ -127,6 +127,8 @@ impl OrAction {
     pub fn units_named(&self) -> Vec<&str> {
         match self {
             OrAction::RapidFire { unit, target } => vec![unit, target],
+            // A wagon is no unit.
+            OrAction::MoveWagon { .. } => Vec::new(),
             other => vec![other.unit()],
         }
     }
