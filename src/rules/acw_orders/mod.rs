@@ -6,7 +6,8 @@
 //! each, fire within a step thrown together; morale is 2D6 beating BMP + MPM; charges go through
 //! a bonus roll, a disorder point, a defensive volley, impact (2D6 + BMP + MPM + formation +
 //! unique, low wins) and falls back, or P. J. O'Neill's table when the scenario asks for it;
-//! officers are hit and wounded in step 9. The charts are data in `assets/rules/acw-orders/`,
+//! officers are hit and wounded in step 9; supply wagons keep a foot from the enemy's line and
+//! are needed to replace ammunition (OR12, OR15). The charts are data in `assets/rules/acw-orders/`,
 //! every entry with its source, the lost ones reconstructed (docs/rules-coverage-acw-orders.md).
 //!
 //! Files: [`charts`] (the tables as data), [`game`] (the state, one check per action), [`steps`]

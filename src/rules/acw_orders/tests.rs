@@ -1422,3 +1422,29 @@ fn or1_solo_play_hides_the_automatic_sides_orders() {
     g.seat(Some(Vec::new()));
     assert_eq!(g.shown_order(tn), None);
 }
+
+// OR15 wagons: the automatic player marches a unit low on ammunition, out of its wagons' reach
+// and with no enemy close, back within 12" of them in one move (an about face and a march), so
+// step 2c of the next turn may resupply it.
+#[test]
+fn or15_wagons_the_automatic_player_brings_a_low_unit_back_to_its_wagons() {
+    let mut g = game_with(4, |s| {
+        put(s, "2nd Wisconsin", [6.0, 16.0], 0.0);
+        put(s, "1st Tennessee", [16.0, 30.0], 180.0);
+        s.sides[0].wagons[0].at = [6.0, 1.0];
+    });
+    let wi = e(&g, "2nd Wisconsin");
+    g.mark(wi, |o| o.low_ammo = true);
+    assert!(g.supplying_wagon(wi).is_err(), "14\" from its wagons: out of reach");
+    let mut bot = super::bot::Bot;
+    let mut moves = Vec::new();
+    while g.turn() == 1 {
+        let a = crate::rules::engine::Automatic::next_action(&mut bot, &g).expect("the game goes on");
+        if matches!(&a, Action::Move { unit, .. } if unit == "2nd Wisconsin") {
+            moves.push(a.clone());
+        }
+        ok(&mut g, a);
+    }
+    assert!(matches!(moves.as_slice(), [Action::Move { steps, .. }] if steps.first() == Some(&MoveStep::AboutFace)), "{moves:?}");
+    assert!(g.supplying_wagon(wi).is_ok(), "back within reach of its wagons");
+}
