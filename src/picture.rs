@@ -91,6 +91,9 @@ pub mod palette {
     pub const STAND_EDGE: Rgba = [20, 20, 20, 255];
     pub const MORALE_MARKER: Rgba = [250, 210, 40, 255];
     pub const SELECTED: Rgba = [255, 240, 80, 255];
+    pub const CANVAS: Rgba = [238, 232, 208, 255];
+    pub const HOOP: Rgba = [120, 104, 80, 255];
+    pub const HORSE: Rgba = [92, 62, 38, 255];
 }
 
 fn with_alpha(c: [u8; 3], a: u8) -> Rgba {
@@ -443,6 +446,43 @@ pub fn commander(name: &str, at: Vec2, colour: [u8; 3], out: &mut Vec<Shape>, la
     out.push(star(at, 0.35, palette::FRONT_EDGE));
     labels.push(Shape::Label { at: at + Vec2::new(0.0, -0.95), text: name.to_string(), size: 0.45, colour: with_alpha(shade(colour, 0.55), 255), kind: LabelKind::Unit });
 }
+
+/// A supply wagon seen from above, as a 28mm model with its team (about 4" long): the wagon
+/// bed in its side's colour with its wheels, the canvas cover and its hoops, the tongue and a
+/// team of four ahead; its name below. `at` is the middle of the wagon bed.
+pub fn wagon(name: &str, at: Vec2, colour: [u8; 3], out: &mut Vec<Shape>, labels: &mut Vec<Shape>) {
+    let p = |x: f32, y: f32| at + Vec2::new(x, y);
+    let rect = |x0: f32, y0: f32, x1: f32, y1: f32| vec![p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)];
+    let edge = Stroke::solid(palette::STAND_EDGE, 0.05);
+    // Wheels first, so the bed covers their inner halves.
+    for (x, y) in [(-0.75, -0.55), (-0.75, 0.55), (0.7, -0.55), (0.7, 0.55)] {
+        out.push(Shape::Polygon { points: rect(x - 0.3, y - 0.08, x + 0.3, y + 0.08), fill: Some(palette::STAND_EDGE), stroke: None });
+    }
+    out.push(Shape::Polygon { points: rect(-1.1, -0.55, 1.0, 0.55), fill: Some(with_alpha(colour, 255)), stroke: Some(edge) });
+    // The canvas bows a little out over the bed's ends.
+    let cover = vec![p(-1.2, -0.3), p(-1.05, -0.45), p(0.85, -0.45), p(0.95, -0.3), p(0.95, 0.3), p(0.85, 0.45), p(-1.05, 0.45), p(-1.2, 0.3)];
+    out.push(Shape::Polygon { points: cover, fill: Some(palette::CANVAS), stroke: Some(Stroke::solid(palette::HOOP, 0.05)) });
+    for x in [-0.7, -0.25, 0.2, 0.6] {
+        out.push(Shape::Line { points: vec![p(x, -0.45), p(x, 0.45)], stroke: Stroke::solid(palette::HOOP, 0.06) });
+    }
+    out.push(Shape::Line { points: vec![p(1.0, 0.0), p(2.0, 0.0)], stroke: Stroke::solid(palette::STAND_EDGE, 0.08) });
+    // Two pairs of horses, heads forward.
+    for x in [1.55, 2.45] {
+        for y in [-0.25, 0.25] {
+            let horse: Vec<Vec2> = (0..10).map(|i| {
+                let a = i as f32 / 10.0 * std::f32::consts::TAU;
+                p(x + 0.36 * a.cos(), y + 0.13 * a.sin())
+            }).collect();
+            out.push(Shape::Polygon { points: horse, fill: Some(palette::HORSE), stroke: Some(Stroke::solid(palette::STAND_EDGE, 0.03)) });
+            out.push(Shape::Circle { centre: p(x + 0.42, y), radius: 0.09, fill: Some(palette::HORSE), stroke: None });
+        }
+    }
+    labels.push(Shape::Label { at: p(0.6, -1.05), text: name.to_string(), size: 0.42, colour: with_alpha(shade(colour, 0.55), 255), kind: LabelKind::Unit });
+}
+
+/// Where `wagon` draws, about its `at`, for hit tests and keeping labels clear: (left, bottom)
+/// and (right, top) in table inches.
+pub const WAGON_EXTENT: ([f32; 2], [f32; 2]) = ([-1.2, -0.65], [2.9, 0.65]);
 
 /// Rough width of a label in the same units as `size` (DejaVu Sans averages ~0.55 em a letter).
 pub fn label_width(text: &str, size: f32) -> f32 {

@@ -224,6 +224,7 @@ const BAD: &[(&str, &str)] = &[
     ("zero_men", "33:89: men must be 1 to 20000, not 0"),
     ("purky_class_wrong_arm", "19:29: purky class Cavalry is not a class of infantry"),
     ("acw_gun_on_foot", "36:29: acw gun is for artillery; foot and horse carry a weapon"),
+    ("wagon_off_table", "28:46: wagon Rebel Wagons at [60.0, 1.0] is off the table"),
 ];
 
 #[test]

@@ -758,17 +758,22 @@ fn acw_orders_checks(display: &str, dir: &Path) -> Vec<Check> {
     // OR16-OR17: stopped in step 3 with the charge named, the table shows its path with the
     // disorder and volley stretches in red before the 2nd Wisconsin (front at y 8); before the target
     // is named, nothing is drawn there. The window draws what `Engine::planned_paths` gives.
+    // OR12, OR15: each side's supply wagons are drawn where the game keeps them (the fixture's
+    // Union train at (22, 1): the team's brown ahead of its canvas).
+    let horses = std::cell::Cell::new(0);
     let red = |orders: &str, name: &str| -> Result<usize, String> {
         let png = dir.join(format!("window-acw-orders-{name}.png"));
         let env = [("OTP_ORDERS", orders), ("OTP_SELECT", "1st Tennessee")];
         let stdout = play_screenshot_of(display, Some(&scenario), &png, &env)?;
         let px = to_pixels(&stdout).ok_or("no view line")?;
         let img = image::open(&png).map_err(|e| e.to_string())?.to_rgb8();
+        horses.set(colour_near(&img, px(24.0, 1.0), 12, [92, 62, 38]));
         Ok(colour_near(&img, px(16.0, 9.5), 14, [235, 80, 60]))
     };
     let named = red(r#"[AcwOrders(WriteOrder(unit: "1st Tennessee", order: C)), Next, Next, Next, Charge(unit: "1st Tennessee", target: "2nd Wisconsin")]"#, "charge-path");
     let unnamed = red(r#"[AcwOrders(WriteOrder(unit: "1st Tennessee", order: C)), Next, Next, Next]"#, "before-target");
     out.push(check("acw_orders_the_charge_path_is_drawn_with_its_marks", matches!((&named, &unnamed), (Ok(n), Ok(u)) if *n > 20 && *u < 5), || format!("volley-red pixels near the defender: named {named:?}, not yet named {unnamed:?}")));
+    out.push(check("acw_orders_supply_wagons_are_drawn", horses.get() > 10, || format!("team-brown pixels at the Union train: {}", horses.get())));
     out
 }
 

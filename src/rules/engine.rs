@@ -174,6 +174,13 @@ pub trait Engine: Send + Sync + 'static {
     fn command_radii(&self) -> Vec<CommandRadius> {
         Vec::new()
     }
+    /// Who sits at the window: the sides played by hand in solo play, or `None` when the sides
+    /// take turns at one table (hot-seat). A rule set with hidden information (orders sealed
+    /// until revealed) keeps the other sides' out of its views; the game never changes. By
+    /// default nothing is hidden.
+    fn seat(&mut self, by_hand: Option<Vec<usize>>) {
+        let _ = by_hand;
+    }
     /// How far the unit can go in one move from the formation it is in, by the rule set's
     /// chart (terrain aside), for the movement overlay; `None` if it cannot move at all.
     fn reach(&self, unit: Entity) -> Option<Reach> {

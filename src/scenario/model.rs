@@ -390,6 +390,19 @@ pub struct Side {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub posture: Option<Posture>,
     pub brigades: Vec<Brigade>,
+    /// The side's supply wagons, behind its line (`docs/scenario-format.md`). Only the ACW orders
+    /// sheet reads them (OR12: they keep 1' from the battle line; OR15: ammunition is replaced
+    /// near one); every other rule set ignores them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wagons: Vec<Wagon>,
+}
+
+/// A supply wagon (or a park of them) on the table: a name and where it stands, in inches.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Wagon {
+    pub name: String,
+    pub at: Point,
 }
 
 /// What a side or brigade is about, for the automatic player: attack the objectives, defend

@@ -69,6 +69,27 @@ pub struct Unit {
     pub stands: Vec<Entity>,
 }
 
+/// A supply wagon where it stands now, for the rule sets that read the scenario's wagons (the
+/// ACW orders sheet spawns them with [`spawn_wagons`]) and for the window, which draws them.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct SupplyWagon {
+    pub side: usize,
+    pub name: String,
+    pub at: Vec2,
+}
+
+/// The scenario's supply wagons as entities. Not part of [`spawn_scenario`]: a rule set that
+/// ignores wagons keeps a world without them.
+pub fn spawn_wagons(world: &mut World, scenario: &Scenario) -> Vec<Entity> {
+    let mut out = Vec::new();
+    for (si, side) in scenario.sides.iter().enumerate() {
+        for w in &side.wagons {
+            out.push(world.spawn(SupplyWagon { side: si, name: w.name.clone(), at: Vec2::from(w.at) }).id());
+        }
+    }
+    out
+}
+
 /// A Morale Marker on the unit (10.1); a unit carries at most one.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct MoraleMarker;
@@ -173,6 +194,7 @@ pub fn despawn_scenario(world: &mut World) {
     doomed.extend(world.query_filtered::<Entity, With<Commander>>().iter(world));
     doomed.extend(world.query_filtered::<Entity, With<Unit>>().iter(world));
     doomed.extend(world.query_filtered::<Entity, With<Stand>>().iter(world));
+    doomed.extend(world.query_filtered::<Entity, With<SupplyWagon>>().iter(world));
     for e in doomed {
         world.despawn(e);
     }

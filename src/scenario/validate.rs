@@ -207,6 +207,7 @@ impl<'a> Check<'a> {
         let mut unit_names: HashMap<&str, usize> = HashMap::new();
         let mut brigade_names: HashMap<&str, usize> = HashMap::new();
         let mut side_names: HashMap<&str, usize> = HashMap::new();
+        let mut wagon_names: HashMap<&str, usize> = HashMap::new();
         let mut commanders: Vec<(&'a Commander, Locus)> = Vec::new();
         let mut placed: Vec<(&'a Unit, Locus, Vec<Footprint>)> = Vec::new();
         for (si, side) in s.sides.iter().enumerate() {
@@ -249,6 +250,18 @@ impl<'a> Check<'a> {
                     if let Some(stands) = self.unit(unit, &locus) {
                         placed.push((unit, locus, stands));
                     }
+                }
+            }
+            // Supply wagons: named (orders move them by name) and on the table.
+            for (wi, wagon) in side.wagons.iter().enumerate() {
+                let locus = side_locus.clone().field("wagons").index(wi).named(&wagon.name);
+                self.name(&locus, &wagon.name, "a wagon");
+                *wagon_names.entry(&wagon.name).or_default() += 1;
+                if wagon_names[wagon.name.as_str()] == 2 {
+                    self.push(locus.clone().field("name"), format!("two wagons are called \"{}\"; wagon names must be unique", wagon.name));
+                }
+                if !self.on_table(wagon.at) {
+                    self.push(locus.field("at"), format!("wagon {} at {:?} is off the table", wagon.name, wagon.at));
                 }
             }
         }

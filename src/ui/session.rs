@@ -27,7 +27,7 @@ use crate::rules::engine::{self, Engine};
 use crate::rules::registry;
 use crate::rules::report::{Refusal, Report};
 use crate::scenario::Scenario;
-use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SideInfo, Stand, Unit, despawn_scenario};
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, MoraleMarker, SideInfo, Stand, SupplyWagon, Unit, despawn_scenario};
 use crate::table::footprint::Footprint;
 
 /// Apply this action to the game (from the mouse, a panel, the automatic player or a test).
@@ -469,14 +469,14 @@ pub(crate) fn sync_world(world: &mut World) {
 #[derive(Resource)]
 struct Mirrored(u64);
 
-/// Copy every side, brigade, commander, unit and stand (with footprints and morale markers) of
-/// `game` into `app`, entity references translated; app entities whose game entity has gone are
-/// despawned.
+/// Copy every side, brigade, commander, unit, stand (with footprints and morale markers) and
+/// supply wagon of `game` into `app`, entity references translated; app entities whose game
+/// entity has gone are despawned.
 fn mirror_world(game: &World, app: &mut World, map: &mut HashMap<Entity, Entity>) {
     let mut live: Vec<Entity> = Vec::new();
     for e in game.iter_entities() {
         let e = e.id();
-        if game.get::<SideInfo>(e).is_some() || game.get::<Brigade>(e).is_some() || game.get::<Commander>(e).is_some() || game.get::<Unit>(e).is_some() || game.get::<Stand>(e).is_some() {
+        if game.get::<SideInfo>(e).is_some() || game.get::<Brigade>(e).is_some() || game.get::<Commander>(e).is_some() || game.get::<Unit>(e).is_some() || game.get::<Stand>(e).is_some() || game.get::<SupplyWagon>(e).is_some() {
             live.push(e);
         }
     }
@@ -508,6 +508,9 @@ fn mirror_world(game: &World, app: &mut World, map: &mut HashMap<Entity, Entity>
         }
         if let Some(f) = game.get::<Footprint>(g) {
             a.insert(*f);
+        }
+        if let Some(w) = game.get::<SupplyWagon>(g) {
+            a.insert(w.clone());
         }
     }
     let gone: Vec<Entity> = map.keys().copied().filter(|g| !live.contains(g)).collect();

@@ -124,7 +124,21 @@ impl SoloState {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<SoloSettings>().init_resource::<SoloState>().add_message::<RequestRedraw>().add_systems(PostStartup, presets).add_systems(Update, drive);
+    app.init_resource::<SoloSettings>().init_resource::<SoloState>().add_message::<RequestRedraw>().add_systems(PostStartup, presets).add_systems(Update, (seat, drive).chain());
+}
+
+/// The sides played at the window: with any side automatic, those played by hand (solo play);
+/// with none, `None` (hot-seat: the sides take turns at the table).
+pub(crate) fn by_hand(settings: &SoloSettings) -> Option<Vec<usize>> {
+    settings.any().then(|| (0..settings.automatic.len()).filter(|&s| !settings.auto(s)).collect())
+}
+
+/// Tells the engine who sits at the window ([`Engine::seat`]), so a rule set with hidden orders
+/// keeps the automatic side's out of the badges, sheet and plan. Every frame, so a new game, a
+/// load or an undo is told too; it changes only what the views show, so it flags no change.
+fn seat(session: Option<ResMut<Session>>, settings: Res<SoloSettings>) {
+    let Some(mut session) = session else { return };
+    session.bypass_change_detection().game.seat(by_hand(&settings));
 }
 
 /// A step of the sequence: the turn, the step and the item of the track being worked through
@@ -425,6 +439,41 @@ mod tests {
         settings.automatic = automatic.to_vec();
         settings.pace = 0.0;
         app
+    }
+
+    // OR1–OR2 (the orders sheet): in solo play the window tells the engine who sits at it, so
+    // the automatic side's orders, written and sealed, show in no badge and no sheet before
+    // step 3; the human's side is told apart by the solo settings alone.
+    #[test]
+    fn solo_play_keeps_the_automatic_sides_orders_hidden() {
+        let text = include_str!("../../tests/fixtures/good/acw_orders_small.ron");
+        let scenario = crate::scenario::parse(text, "acw_orders_small.ron").unwrap();
+        let mut app = app(&[false, true]);
+        app.world_mut().resource_mut::<Session>().replace(open(RuleSetId::AcwOrders, scenario, 5).unwrap());
+        assert_eq!(by_hand(&app.world().resource::<SoloSettings>().clone()), Some(vec![0]));
+        // The Confederates (side 1, automatic, moving first) write and seal; then the Union's turn.
+        for _ in 0..200 {
+            app.update();
+            if engine(&app).sequence().deciding == Some(0) {
+                break;
+            }
+        }
+        let e = engine(&app);
+        assert_eq!(e.sequence().deciding, Some(0), "{}", e.sequence().headline);
+        assert!(e.save_text().contains("WriteOrder"), "the automatic side wrote orders");
+        let world = e.world();
+        let units: Vec<(Entity, Unit)> = world.try_query::<(Entity, &Unit)>().unwrap().iter(world).map(|(e, u)| (e, u.clone())).collect();
+        let codes = ["H", "FM", "FR", "C", "CH", "M", "D"];
+        for (u, unit) in units.iter().filter(|(_, u)| u.side == 1) {
+            assert!(e.badges(*u).iter().all(|b| !codes.contains(&b.text.as_str())), "{}: {:?}", unit.name, e.badges(*u));
+            assert!(e.sheet(*u).iter().any(|r| r.label == "Order" && r.value.contains("sealed")), "{}", unit.name);
+        }
+        // Written by hand, the Union's own order shows to the Union player.
+        let wi = units.iter().find(|(_, u)| u.name == "2nd Wisconsin").unwrap().0;
+        // The window names no rule set: the order as a save writes it.
+        send(&mut app, ron::from_str::<Action>("AcwOrders(WriteOrder(unit: \"2nd Wisconsin\", order: M))").unwrap());
+        app.update();
+        assert!(engine(&app).badges(wi).iter().any(|b| b.text == "M"), "{:?}", engine(&app).badges(wi));
     }
 
     // OTP 4.2–4.5: with both sides automatic the game starts, every chit is drawn and acted,

@@ -17,7 +17,7 @@ use super::{FreeRect, UiSet, root_ui};
 use crate::picture::{self, LabelKind, Shape, UnitLook, palette};
 use crate::rules::engine::{Badge, Tone};
 use crate::scenario::model::{Scenario, Terrain};
-use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Stand, Unit};
+use crate::scenario::spawn::{Battlefield, Brigade, Commander, SIDE_COLOURS, SideInfo, Stand, SupplyWagon, Unit};
 use crate::table::footprint::Footprint;
 
 /// The unit whose sheet is shown, and the one under the pointer.
@@ -130,7 +130,7 @@ fn draw_table(
     sides: Query<&SideInfo>,
     units: Query<(Entity, &Unit)>,
     stands: Query<&Footprint, With<Stand>>,
-    commanders: Query<(Entity, &Commander)>,
+    (commanders, wagons): (Query<(Entity, &Commander)>, Query<&SupplyWagon>),
     brigades: Query<&Brigade>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -256,6 +256,13 @@ fn draw_table(
         } else {
             None
         };
+        // Over a wagon and its team (as `picture::wagon` draws them).
+        let hovered_wagon = if hovered.is_none() && hovered_commander.is_none() {
+            let (lo, hi) = picture::WAGON_EXTENT;
+            pointer.and_then(|p| wagons.iter().find(|w| (lo[0]..=hi[0]).contains(&(p.x - w.at.x)) && (lo[1]..=hi[1]).contains(&(p.y - w.at.y))))
+        } else {
+            None
+        };
 
         // Ruler drags and selection clicks.
         if ruler.enabled && !move_drag {
@@ -347,6 +354,15 @@ fn draw_table(
             let r = (0.5 * view.ppi).max(3.0);
             taken.add(Rect::from_center_size(view.to_screen(c.at), egui::vec2(2.0 * r, 2.0 * r)));
             commander_labels.extend(labels.into_iter().map(|l| (l, c.at)));
+        }
+        // Supply wagons, where a rule set keeps them (their labels placed as commanders' are).
+        for w in &wagons {
+            let (mut shapes, mut labels) = (Vec::new(), Vec::new());
+            picture::wagon(&w.name, w.at, side_colour(w.side), &mut shapes, &mut labels);
+            troop_shapes(&ctx, &view, &shapes, &mut out, &mut taken);
+            let (lo, hi) = picture::WAGON_EXTENT;
+            taken.add(Rect::from_two_pos(view.to_screen(w.at + Vec2::from(lo)), view.to_screen(w.at + Vec2::from(hi))));
+            commander_labels.extend(labels.into_iter().map(|l| (l, w.at)));
         }
         // Overlay lines, ghosts and markers over the troops; their tags before any other label.
         let mut label_shapes: Vec<egui::Shape> = Vec::new();
@@ -541,6 +557,14 @@ fn draw_table(
                     if selection.unit != Some(*e) {
                         ui.label(egui::RichText::new("Click for the unit sheet").weak().italics());
                     }
+                });
+            } else if let Some(w) = hovered_wagon {
+                tooltip(&ctx, pos, |ui| {
+                    ui.horizontal(|ui| {
+                        swatch(ui, side_colour(w.side));
+                        ui.label(egui::RichText::new(&w.name).strong().size(15.0));
+                    });
+                    ui.label(format!("Supply wagons · {}", side_name(w.side)));
                 });
             } else if let Some((ce, c)) = hovered_commander {
                 tooltip(&ctx, pos, |ui| {

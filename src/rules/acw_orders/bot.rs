@@ -2,7 +2,9 @@
 //! (never reading the other side's, which stay sealed until step 3): charge (C) when an enemy in
 //! reach and in the primary zone gives the better odds of impact, first fire (FR) with an enemy
 //! in range, form (FM) to clear disorder, else move (M) on the nearest enemy. It then plays them
-//! through the steps. Every action it gives has passed the engine's own check.
+//! through the steps, and in step 7 drives a supply wagon the enemy has come near back out of
+//! its way (OR12) and marches a unit low on ammunition back within reach of its wagons when one
+//! move does it and no enemy is close (OR15). Every action it gives has passed the engine's own check.
 
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
@@ -97,6 +99,11 @@ impl Automatic for Bot {
                         continue;
                     }
                     let Some(movement) = engine.movement(e) else { continue };
+                    if let Some(wagon) = resupply_point(game, e, me, &s)
+                        && let Some(a) = back_to(&s, me, wagon, movement.allowance - movement.spent).into_iter().find_map(|steps| allowed(engine.move_action(e, 0, steps)))
+                    {
+                        return Some(a);
+                    }
                     let Some(&(distance, nearest)) = enemies(me).first() else { continue };
                     // Close to a little inside the unit's normal range, no nearer.
                     let keep = game.ranges(e).map_or(2.0, |(_, normal, _)| (normal * 0.8).max(1.5));
@@ -107,6 +114,10 @@ impl Automatic for Bot {
                     if let Some(a) = approach(&s, me, nearest, want).into_iter().find_map(|steps| allowed(engine.move_action(e, 0, steps))) {
                         return Some(a);
                     }
+                }
+                // OR12 wagons: a wagon the enemy's line has come near drives back out of its way.
+                if let Some(a) = wagon_back(game, side).into_iter().find_map(allowed) {
+                    return Some(a);
                 }
                 // Leaders ride to stand with their brigade's first unit (an officer present, OR8).
                 for &l in &game.leaders {
@@ -132,6 +143,101 @@ impl Automatic for Bot {
     }
 }
 
+/// How near the enemy a wagon may wait before it drives back: a move of the enemy's foot beyond
+/// the 1' the sheet keeps it from the line (OR12).
+const WAGON_MARGIN: f32 = 8.0;
+
+/// Drives of `side`'s wagons that the enemy has come near, away from the nearest enemy stand
+/// and toward the side's own rear, farthest first; each still to be checked.
+pub(super) fn wagon_back(game: &Game, side: usize) -> Vec<Action> {
+    let m = &game.charts().movement;
+    let (most, clear) = (m.wagon_move.value, m.wagon_clearance.value);
+    let t = game.scenario().table;
+    let inside = |p: Vec2| Vec2::new(p.x.clamp(0.5, t.width - 0.5), p.y.clamp(0.5, t.depth - 0.5));
+    // The side's rear: from the enemy's centre of mass through its own.
+    let centre = |mine: bool| {
+        let at: Vec<Vec2> = game.live_units().filter(|(_, u)| (u.side == side) == mine).flat_map(|(_, u)| crate::scenario::spawn::unit_footprints(game.world(), u)).map(|f| f.centre).collect();
+        (!at.is_empty()).then(|| at.iter().sum::<Vec2>() / at.len() as f32)
+    };
+    let rear = match (centre(true), centre(false)) {
+        (Some(own), Some(enemy)) => (own - enemy).normalize_or_zero(),
+        _ => Vec2::ZERO,
+    };
+    let mut out = Vec::new();
+    for (e, w) in game.wagons() {
+        if w.side != side || game.wagons_moved.contains(&e) {
+            continue;
+        }
+        let Some((_, near)) = game.nearest_enemy_stand(side, w.at) else { continue };
+        if near >= clear + WAGON_MARGIN {
+            continue;
+        }
+        let mut ways = Vec::new();
+        if let Some(f) = game.live_units().filter(|(_, u)| u.side != side).flat_map(|(_, u)| crate::scenario::spawn::unit_footprints(game.world(), u)).min_by(|a, b| a.centre.distance(w.at).total_cmp(&b.centre.distance(w.at))) {
+            ways.push((w.at - f.centre).normalize_or_zero());
+        }
+        ways.push(rear);
+        let mut drives: Vec<(f32, Vec2)> = Vec::new();
+        for way in ways.into_iter().filter(|v| *v != Vec2::ZERO) {
+            for share in [1.0, 0.5] {
+                let to = inside(w.at + way * most * share);
+                let after = game.nearest_enemy_stand(side, to).map_or(f32::INFINITY, |(_, d)| d);
+                if after > near + 0.5 {
+                    drives.push((after, to));
+                }
+            }
+        }
+        drives.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out.extend(drives.into_iter().map(|(_, to)| Action::AcwOrders(OrAction::MoveWagon { wagon: w.name.clone(), to })));
+    }
+    out
+}
+
+/// No enemy this near (inches) when a low unit turns back for its wagons: about a charge's reach.
+const RESUPPLY_SAFE: f32 = 8.0;
+
+/// OR15 wagons: where a unit low on ammunition should go to be resupplied: its side's nearest
+/// wagon, when none is within reach now, one move would bring it within reach, and no enemy is
+/// within `RESUPPLY_SAFE`.
+fn resupply_point(game: &Game, e: Entity, me: usize, s: &Situation) -> Option<Vec2> {
+    let o = game.or(e)?;
+    if !o.low_ammo || o.morale == Morale::Routed {
+        return None;
+    }
+    let Err(Some((wagon, d))) = game.supplying_wagon(e) else { return None };
+    let (rate, _) = game.allowance(e)?;
+    if d - game.charts().movement.wagon_supply.value > rate || Game::nearest_enemy(s, me).is_some_and(|(_, n)| n < RESUPPLY_SAFE) {
+        return None;
+    }
+    game.wagons().find(|(_, w)| w.name == wagon).map(|(_, w)| w.at)
+}
+
+/// Moves of `me` back toward `to` (a wagon), longest first: a column along a path; a line
+/// about faces and goes forward or obliquely, as the table prices it.
+fn back_to(s: &Situation, me: usize, to: Vec2, reach: f32) -> Vec<Vec<MoveStep>> {
+    let unit = s.unit(me);
+    let Some(arc) = Arc::of_unit(unit) else { return Vec::new() };
+    let stands = &unit.stands;
+    let centre = stands.iter().map(|st| st.footprint.centre).sum::<Vec2>() / stands.len().max(1) as f32;
+    let front = (arc.front_left + arc.front_right) / 2.0;
+    let far = centre.distance(to);
+    let mut moves = Vec::new();
+    for share in [1.0, 0.66, 0.33] {
+        let d = (reach * share).min(far);
+        if d < 0.5 {
+            continue;
+        }
+        if unit.in_column() {
+            moves.push(vec![MoveStep::Path(vec![front + (to - front).normalize_or_zero() * d])]);
+        } else {
+            let turn = (vector_bearing(to - centre) - (arc.facing + 180.0) + 180.0).rem_euclid(360.0) - 180.0;
+            let step = if turn.abs() <= 45.0 { MoveStep::Oblique { angle: turn, distance: d } } else { MoveStep::Forward(d) };
+            moves.push(vec![MoveStep::AboutFace, step]);
+        }
+    }
+    moves
+}
+
 fn toward(from: Vec2, to: Vec2, most: f32) -> Vec2 {
     let d = to - from;
     if d.length() <= most { to } else { from + d.normalize() * most }
@@ -147,6 +253,11 @@ fn choose_order(game: &Game, e: Entity, me: usize, s: &Situation) -> Order {
     let guns = matches!(unit.arm, Arm::Artillery { .. });
     if guns && unit.formation == crate::scenario::model::Formation::Limbered {
         return Order::FM;
+    }
+    // OR15 wagons: low on ammunition, out of its wagons' reach, one move from it and no enemy
+    // close: it goes back to be resupplied in step 2c.
+    if !guns && resupply_point(game, e, me, s).is_some() {
+        return Order::M;
     }
     // Charge when an enemy in reach (and the primary zone, if any is there) gives the better odds.
     if !guns && o.morale == Morale::Steady {

@@ -155,6 +155,11 @@ pub struct MovementChart {
     pub skirmishers_from_enemy: Sourced<f32>,
     pub conditional_hold_near: Sourced<f32>,
     pub leader_move: Sourced<f32>,
+    /// OR12, OR15: a supply wagon's move, its distance from the battle line, its reach for the
+    /// step 2c ammunition roll.
+    pub wagon_move: Sourced<f32>,
+    pub wagon_clearance: Sourced<f32>,
+    pub wagon_supply: Sourced<f32>,
 }
 
 impl MovementChart {

@@ -111,18 +111,24 @@ pub enum OrAction {
     /// OR15: fire as `Fire` does, rapidly: a die more, and ammunition runs low on all 5s and 6s
     /// (breech-loaders) or all 4s, 5s and 6s (repeaters).
     RapidFire { unit: String, target: String },
+    /// OR12, OR15: a supply wagon drives in its side's part of step 7, never to end within 1' of
+    /// the enemy's line.
+    MoveWagon { wagon: String, to: Vec2 },
 }
 
 impl OrAction {
     pub fn unit(&self) -> &str {
         match self {
             OrAction::WriteOrder { unit, .. } | OrAction::Sealed { unit } | OrAction::RapidFire { unit, .. } => unit,
+            OrAction::MoveWagon { wagon, .. } => wagon,
         }
     }
     /// The units it names: the one acting first, then its target.
     pub fn units_named(&self) -> Vec<&str> {
         match self {
             OrAction::RapidFire { unit, target } => vec![unit, target],
+            // A wagon is no unit.
+            OrAction::MoveWagon { .. } => Vec::new(),
             other => vec![other.unit()],
         }
     }
@@ -132,6 +138,7 @@ impl fmt::Display for OrAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OrAction::RapidFire { unit, target } => write!(f, "{unit} fires rapidly at {target}"),
+            OrAction::MoveWagon { wagon, to } => write!(f, "{wagon} drives to ({:.2}, {:.2})", to.x, to.y),
             other => write!(f, "write the order of {} (sealed until step 3)", other.unit()),
         }
     }
@@ -315,6 +322,12 @@ pub struct Game {
     pub(super) over: bool,
     pub(super) actions: Vec<Action>,
     pub(super) reports: Vec<Report>,
+    /// The scenario's supply wagons (`SupplyWagon` entities), and those driven this turn.
+    pub(super) wagons: Vec<Entity>,
+    pub(super) wagons_moved: Vec<Entity>,
+    /// Who sits at the window (`Engine::seat`): the sides played by hand in solo play, `None`
+    /// at a hot-seat table. It changes what the views show, never the game.
+    pub(super) seat: Option<Vec<usize>>,
 }
 
 impl Game {
@@ -401,7 +414,28 @@ impl Game {
         let initial_strength = (0..scenario.sides.len()).map(|i| units.iter().filter(|&&e| world.get::<Unit>(e).is_some_and(|u| u.side == i)).filter_map(|&e| world.get::<OrUnit>(e)).map(|o| o.figures).sum()).collect();
         let mut sides: Vec<usize> = (0..scenario.sides.len()).collect();
         sides.sort_by_key(|&i| !scenario.sides[i].moves_first);
-        Game { scenario, charts, seed, dice: Dice::new(seed), world, units, leaders, turn: 1, phase: Phase::Orders(0), sides, declared: Vec::new(), gone: Vec::new(), initial_strength, over: false, actions: Vec::new(), reports: Vec::new() }
+        let wagons = spawn::spawn_wagons(&mut world, &scenario);
+        Game {
+            scenario,
+            charts,
+            seed,
+            dice: Dice::new(seed),
+            world,
+            units,
+            leaders,
+            turn: 1,
+            phase: Phase::Orders(0),
+            sides,
+            declared: Vec::new(),
+            gone: Vec::new(),
+            initial_strength,
+            over: false,
+            actions: Vec::new(),
+            reports: Vec::new(),
+            wagons,
+            wagons_moved: Vec::new(),
+            seat: None,
+        }
     }
 
     // ---- reading the table ----
@@ -466,10 +500,89 @@ impl Game {
         Situation::from_world(&self.world)
     }
 
-    /// Whether the order of `unit` may be shown now: to everyone from step 3, and to its own
-    /// side while that side writes (hot-seat: the other side has handed over the table).
+    /// Whether the order of `unit` may be shown now: to everyone from step 3; before, at a
+    /// hot-seat table to its own side while that side writes (the other side has handed over
+    /// the table), and in solo play to the sides played at the window, never to the automatic
+    /// player's (OR1-OR2: orders are hidden).
     pub fn order_visible(&self, e: Entity) -> bool {
-        self.phase.revealed() || self.unit(e).is_some_and(|u| self.acting_side() == Some(u.side) && matches!(self.phase, Phase::Orders(_)))
+        if self.phase.revealed() {
+            return true;
+        }
+        let Some(u) = self.unit(e) else { return false };
+        match &self.seat {
+            Some(by_hand) => by_hand.contains(&u.side),
+            None => self.acting_side() == Some(u.side) && matches!(self.phase, Phase::Orders(_)),
+        }
+    }
+
+    /// Who sits at the window: the sides played by hand (solo play), or `None` at a hot-seat
+    /// table. Only what the views show changes.
+    pub fn set_seat(&mut self, by_hand: Option<Vec<usize>>) {
+        self.seat = by_hand;
+    }
+
+    // ---- supply wagons (OR12, OR15) ----
+
+    /// The wagon entities with their state.
+    pub fn wagons(&self) -> impl Iterator<Item = (Entity, &spawn::SupplyWagon)> {
+        self.wagons.iter().filter_map(|&w| Some((w, self.world.get::<spawn::SupplyWagon>(w)?)))
+    }
+
+    /// The nearest stand of `side`'s enemies to `at`: its unit's name and the distance.
+    pub fn nearest_enemy_stand(&self, side: usize, at: Vec2) -> Option<(String, f32)> {
+        self.live_units()
+            .filter(|(_, u)| u.side != side)
+            .flat_map(|(_, u)| spawn::unit_footprints(&self.world, u).into_iter().map(move |f| (u.name.clone(), point_to_footprint(&f, at))))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// OR15: a unit may roll for ammunition in step 2c when a wagon of its side is within
+    /// `wagon_supply` of one of its stands; a scenario without wagons needs none (as before
+    /// wagons were built, so AWI and OTP scenarios play as they did). The nearest wagon when
+    /// there is one, with its distance.
+    pub fn supplying_wagon(&self, e: Entity) -> Result<Option<(String, f32)>, Option<(String, f32)>> {
+        if self.wagons.is_empty() {
+            return Ok(None);
+        }
+        let Some(u) = self.unit(e) else { return Err(None) };
+        let stands = spawn::unit_footprints(&self.world, u);
+        let nearest = self
+            .wagons()
+            .filter(|(_, w)| w.side == u.side)
+            .map(|(_, w)| (w.name.clone(), stands.iter().map(|f| point_to_footprint(f, w.at)).fold(f32::INFINITY, f32::min)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match nearest {
+            Some(n) if n.1 <= self.charts.movement.wagon_supply.value + EPS => Ok(Some(n)),
+            other => Err(other),
+        }
+    }
+
+    /// OR12: a wagon drives in its side's part of step 7, once a turn, at most `wagon_move`,
+    /// staying on the table, and may not end within `wagon_clearance` of any enemy stand (the
+    /// sheet's "1' from main battle line", read as the enemy's).
+    pub fn check_wagon(&self, name: &str, to: Vec2) -> Result<Entity, Refusal> {
+        self.open()?;
+        let Some((e, w)) = self.wagons().find(|(_, w)| w.name == name) else {
+            return Err(Refusal::unruled(OR, format!("no supply wagon named \"{name}\"")));
+        };
+        if !matches!(self.phase, Phase::Movement(_)) || self.acting_side() != Some(w.side) {
+            return refuse("12", format!("{name} drives in its side's part of step 7"));
+        }
+        if self.wagons_moved.contains(&e) {
+            return refuse("12", format!("{name} has driven this turn"));
+        }
+        if !to.is_finite() || !self.situation().on_table(to) {
+            return refuse("12", format!("{name} must stay on the table"));
+        }
+        let most = self.charts.movement.wagon_move.value;
+        if w.at.distance(to) > most + EPS {
+            return refuse("12", format!("{name} drives at most {}; that is {}", inches(most), inches(w.at.distance(to))));
+        }
+        let clear = self.charts.movement.wagon_clearance.value;
+        if let Some((unit, d)) = self.nearest_enemy_stand(w.side, to).filter(|(_, d)| *d < clear - EPS) {
+            return refuse("12", format!("supply wagons must stay {} from the battle line: {name} would end {} from {unit}", inches(clear), inches(d)));
+        }
+        Ok(e)
     }
 
     /// The order as the views may show it: `None` while sealed or unwritten.
@@ -967,6 +1080,7 @@ impl Game {
             Action::Move { unit, steps } => self.check_move(unit, steps).map(drop),
             Action::ChangeFormation { unit, formation } => self.check_formation(unit, *formation).map(drop),
             Action::MoveLeader { leader, to } => self.check_leader(leader, *to).map(drop),
+            Action::AcwOrders(OrAction::MoveWagon { wagon, to }) => self.check_wagon(wagon, *to).map(drop),
             Action::Next => self.check_next(),
             other => {
                 self.open()?;
@@ -1046,6 +1160,17 @@ impl Game {
                     o.moved = true;
                 }
                 report.outcome = format!("{leader} is at ({:.1}, {:.1})", to.x, to.y);
+                report
+            }
+            Action::AcwOrders(OrAction::MoveWagon { wagon, to }) => {
+                let w = self.check_wagon(wagon, *to)?;
+                let mut report = self.report(&action, format!("{wagon} drives (OR12)"));
+                let from = self.world.get::<spawn::SupplyWagon>(w).map_or(*to, |s| s.at);
+                if let Some(mut s) = self.world.get_mut::<spawn::SupplyWagon>(w) {
+                    s.at = *to;
+                }
+                self.wagons_moved.push(w);
+                report.outcome = format!("{wagon} drives {} to ({:.1}, {:.1})", inches(from.distance(*to)), to.x, to.y);
                 report
             }
             Action::Next => {
@@ -1136,4 +1261,20 @@ impl Game {
 /// OR scale: a stand for each 100 men, at least one (guns: their own count).
 pub fn or_stands(u: &crate::scenario::model::Unit) -> u32 {
     ((u.men_or_default() + MEN_A_STAND / 2) / MEN_A_STAND).max(1)
+}
+
+/// The distance from `p` to a stand (0 inside it).
+pub fn point_to_footprint(f: &Footprint, p: Vec2) -> f32 {
+    if f.contains(p) {
+        return 0.0;
+    }
+    let c = f.corners();
+    (0..4)
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            let ab = b - a;
+            let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+            p.distance(a + ab * t)
+        })
+        .fold(f32::INFINITY, f32::min)
 }

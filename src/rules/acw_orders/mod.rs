@@ -6,7 +6,8 @@
 //! each, fire within a step thrown together; morale is 2D6 beating BMP + MPM; charges go through
 //! a bonus roll, a disorder point, a defensive volley, impact (2D6 + BMP + MPM + formation +
 //! unique, low wins) and falls back, or P. J. O'Neill's table when the scenario asks for it;
-//! officers are hit and wounded in step 9. The charts are data in `assets/rules/acw-orders/`,
+//! officers are hit and wounded in step 9; supply wagons keep a foot from the enemy's line and
+//! are needed to replace ammunition (OR12, OR15). The charts are data in `assets/rules/acw-orders/`,
 //! every entry with its source, the lost ones reconstructed (docs/rules-coverage-acw-orders.md).
 //!
 //! Files: [`charts`] (the tables as data), [`game`] (the state, one check per action), [`steps`]
@@ -123,6 +124,9 @@ impl Engine for Game {
     fn planned_paths(&self) -> Vec<PlannedPath> {
         self.planned_charges()
     }
+    fn seat(&mut self, by_hand: Option<Vec<usize>>) {
+        self.set_seat(by_hand);
+    }
     fn sheet(&self, unit: Entity) -> Vec<SheetRow> {
         self.sheet_rows(unit)
     }
@@ -145,7 +149,9 @@ impl Engine for Game {
         Game::snapshot(self)
     }
     fn replayed(&self, actions: usize) -> Box<dyn Engine> {
-        Box::new(self.replayed_to(actions))
+        let mut game = self.replayed_to(actions);
+        game.seat = self.seat.clone();
+        Box::new(game)
     }
     fn automatic(&self) -> Box<dyn Automatic> {
         Box::new(bot::Bot)

@@ -106,6 +106,7 @@ impl Game {
             actions: usize,
             units: Vec<UnitView<'a>>,
             leaders: Vec<(String, [f32; 2], Option<&'a super::game::OrLeader>)>,
+            wagons: Vec<(String, [f32; 2], bool)>,
         }
         let units = self
             .live_units()
@@ -117,7 +118,8 @@ impl Game {
             })
             .collect();
         let leaders = self.leaders.iter().filter_map(|&l| self.leader(l).map(|(c, o)| (c.name.clone(), [c.at.x, c.at.y], Some(o)))).collect();
-        let view = View { turn: self.turn, phase: self.phase, over: self.over, declared: &self.declared, gone: &self.gone, dice_thrown: self.dice.thrown(), actions: self.actions.len(), units, leaders };
+        let wagons = self.wagons().map(|(e, w)| (w.name.clone(), [w.at.x, w.at.y], self.wagons_moved.contains(&e))).collect();
+        let view = View { turn: self.turn, phase: self.phase, over: self.over, declared: &self.declared, gone: &self.gone, dice_thrown: self.dice.thrown(), actions: self.actions.len(), units, leaders, wagons };
         serde_json::to_string_pretty(&view).expect("snapshots always serialise")
     }
 }

@@ -172,20 +172,39 @@ impl Game {
                 report.note("3", format!("{name} fails to rally and stays shaken"));
             }
         }
-        // 2c: replacement rolls for ammunition and horses (1D6 beats BMP; an officer present adds his rating).
+        // 2c: replacement rolls for ammunition and horses (1D6 beats BMP; an officer present adds
+        // his rating). OR15 wagons: ammunition only within reach of a wagon of the unit's side,
+        // when the scenario has wagons.
         for e in self.units_in_order() {
             let Some(o) = self.or(e).cloned() else { continue };
             if !o.low_ammo && o.horses_lost == 0 {
                 continue;
             }
             let name = self.name(e);
+            let supplied = self.supplying_wagon(e);
+            let ammo = o.low_ammo && supplied.is_ok();
+            if o.low_ammo && !ammo {
+                let reach = inches(self.charts.movement.wagon_supply.value);
+                let why = match &supplied {
+                    Err(Some((wagon, d))) => format!("{wagon}, its nearest wagon, is {} away", inches(*d)),
+                    _ => "its side has no wagon".into(),
+                };
+                report.note("15", format!("{name} is low on ammunition with no wagon within {reach} ({why}): no replacement roll"));
+                if o.horses_lost == 0 {
+                    continue;
+                }
+            }
             let bmp = self.charts.morale.bmp(o.quality).points;
             let help = self.officer_present(e).map_or(0, |(_, r)| r as i32);
             let roll = self.dice.roll(DiceKind::D6);
-            let what = if o.low_ammo { "ammunition" } else { "a team's horses" };
-            report.die("3", format!("{name}: replacement roll for {what}, 1D6 + {help} (officer) must beat BMP {bmp}"), &roll);
+            let what = if ammo { "ammunition" } else { "a team's horses" };
+            let near = match (&supplied, ammo) {
+                (Ok(Some((wagon, d))), true) => format!(" ({wagon} {} away)", inches(*d)),
+                _ => String::new(),
+            };
+            report.die(if ammo { "15" } else { "3" }, format!("{name}: replacement roll for {what}{near}, 1D6 + {help} (officer) must beat BMP {bmp}"), &roll);
             if roll.total + help > bmp {
-                self.mark(e, |o| if o.low_ammo { o.low_ammo = false } else { o.horses_lost -= 1 });
+                self.mark(e, |o| if ammo { o.low_ammo = false } else { o.horses_lost -= 1 });
                 report.change("3", format!("{name} replaces its {what}"));
             }
         }
@@ -901,6 +920,7 @@ impl Game {
                 o.moved = false;
             }
         }
+        self.wagons_moved.clear();
         self.declared.clear();
         let ended = self.scenario.turn_limit.is_some_and(|limit| self.turn >= limit) || self.sides.iter().any(|&s| self.live_units().all(|(_, u)| u.side != s));
         if ended {

@@ -775,6 +775,12 @@ fn check_game(g: &mut Game, seed: u64, turns: u32) -> (Option<usize>, u32) {
     let mut last = strength(g);
     while let Some(a) = crate::rules::engine::Automatic::next_action(&mut bot, &*g) {
         let r = g.apply(a.clone()).unwrap_or_else(|r| panic!("seed {seed}: {a}: {r}"));
+        // OR12 wagons: a wagon driven ends on the table, a foot or more from every enemy stand.
+        if let Action::AcwOrders(OrAction::MoveWagon { wagon, to }) = &a {
+            let side = g.wagons().find(|(_, w)| &w.name == wagon).map(|(_, w)| w.side).unwrap();
+            assert!(g.nearest_enemy_stand(side, *to).is_none_or(|(_, d)| d >= g.charts().movement.wagon_clearance.value - 1e-3), "seed {seed}: {a}");
+            assert!(g.situation().on_table(*to), "seed {seed}: {a}");
+        }
         assert!(r.dice.iter().all(|d| d.roll.faces.iter().all(|&f| (1..=6).contains(&f))));
         let now = strength(g);
         assert!(now <= last, "seed {seed}: figures never come back");
@@ -835,6 +841,7 @@ fn acw_orders_scenarios_keep_the_invariants_over_many_games() {
         let base = crate::scenario::parse_under(text, file, Some(RuleSetId::AcwOrders)).unwrap_or_else(|e| panic!("{e}"));
         let turns = base.turn_limit.unwrap_or(8);
         let (mut wins, mut losses, mut rapid, mut oneill, mut melee, mut impact) = ([0u32; 3], 0u64, 0, 0, 0, 0);
+        let (mut drives, mut ammo_rolls, mut no_wagon) = (0, 0, 0);
         for seed in 0..games {
             let mut s = base.clone();
             s.optional_rules.acw_orders_oneill = seed % 2 == 1;
@@ -846,7 +853,11 @@ fn acw_orders_scenarios_keep_the_invariants_over_many_games() {
             oneill += g.reports.iter().filter(|r| r.charts.iter().any(|c| c.chart == "O'NEILL")).count();
             impact += g.reports.iter().map(|r| r.dice.iter().filter(|d| d.rule == "18").count()).sum::<usize>() / 2;
             melee += g.reports.iter().map(|r| r.notes.iter().filter(|n| n.text.starts_with("melee round 1:")).count()).sum::<usize>();
+            drives += g.actions.iter().filter(|a| matches!(a, Action::AcwOrders(OrAction::MoveWagon { .. }))).count();
+            ammo_rolls += g.reports.iter().map(|r| r.dice.iter().filter(|d| d.rule == "15" && d.purpose.contains("replacement roll for ammunition")).count()).sum::<usize>();
+            no_wagon += g.reports.iter().map(|r| r.notes.iter().filter(|n| n.rule == "15" && n.text.contains("no replacement roll")).count()).sum::<usize>();
         }
+        eprintln!("{file}: wagon drives {drives}, ammunition rolls near a wagon {ammo_rolls}, low units with no wagon near {no_wagon}");
         eprintln!("{file}: {games} games under acw-orders: wins {:?} (draws {}), figures lost {losses}, impacts {impact}, melees {melee}, O'Neill reads {oneill}, rapid fire {rapid}", &wins[..2], wins[2]);
         assert!(losses > 0 && impact > 0, "{file}: the games fight");
     }
@@ -1272,4 +1283,169 @@ fn or1_the_other_sides_view_and_the_log_reveal_no_order_before_step_3() {
         assert!(a.badges(e(&a, u)).iter().any(|b| b.text == o.code()), "{u}");
         assert!(a.unit_plan(e(&a, u)).unwrap().title.starts_with(&format!("Order {}:", o.code())));
     }
+}
+
+
+// ---- OR12, OR15: supply wagons ----
+
+fn drive(wagon: &str, to: [f32; 2]) -> Action {
+    Action::AcwOrders(OrAction::MoveWagon { wagon: wagon.into(), to: Vec2::from(to) })
+}
+
+/// Step 2 with the 2nd Wisconsin low on ammunition: was there an ammunition roll for it, and the report.
+fn step_2_low_ammo(edit: impl FnOnce(&mut Scenario)) -> (bool, crate::rules::report::Report, Game) {
+    let mut g = game_with(3, edit);
+    let wi = e(&g, "2nd Wisconsin");
+    g.mark(wi, |o| o.low_ammo = true);
+    orders_then(&mut g, &[], Phase::Rally);
+    let r = g.apply(Action::Next).unwrap();
+    let rolled = r.dice.iter().any(|d| d.purpose.starts_with("2nd Wisconsin: replacement roll for ammunition"));
+    (rolled, r, g)
+}
+
+// OR15 wagons: low ammunition is replaced by a step 2c roll only for a unit within 12" of a
+// wagon of its own side; a scenario without wagons rolls as before wagons were built.
+#[test]
+fn or15_wagons_the_ammunition_roll_near_and_far() {
+    // Near: the Union train at (22, 1) is 6" behind the 2nd Wisconsin's rear rank.
+    let (near, r, g) = step_2_low_ammo(|_| {});
+    assert!(near, "{:?}", r.dice);
+    assert!(r.dice.iter().any(|d| d.rule == "15" && d.purpose.contains("Union Supply Train")), "the roll names the wagon");
+    let _ = g;
+    // Far: the train 26" off on the right, beyond its reach: no roll, still low, and why.
+    let (far, r, g) = step_2_low_ammo(|s| s.sides[0].wagons[0].at = [46.0, 1.0]);
+    assert!(!far, "{:?}", r.dice);
+    assert!(r.notes.iter().any(|n| n.rule == "15" && n.text.contains("2nd Wisconsin") && n.text.contains("no wagon within 12")), "{:?}", r.notes);
+    assert!(g.or(e(&g, "2nd Wisconsin")).unwrap().low_ammo);
+    let sheet = g.sheet(e(&g, "2nd Wisconsin"));
+    assert!(sheet.iter().any(|row| row.label == "Ammunition" && row.value.contains("no step 2c roll")), "{sheet:?}");
+    // The enemy's wagon is no help: the Confederate train brought behind the Wisconsin, the Union's taken off.
+    let (enemy, r, _) = step_2_low_ammo(|s| {
+        s.sides[0].wagons.clear();
+        s.sides[1].wagons[0].at = [16.0, 3.0];
+    });
+    assert!(!enemy, "{:?}", r.dice);
+    assert!(r.notes.iter().any(|n| n.text.contains("its side has no wagon")), "{:?}", r.notes);
+    // No wagons in the scenario (an AWI or OTP file): the roll is made anyway.
+    let (none, r, _) = step_2_low_ammo(|s| s.sides.iter_mut().for_each(|side| side.wagons.clear()));
+    assert!(none, "{:?}", r.dice);
+}
+
+// OR12 wagons: a wagon drives in its side's part of step 7, at most 12", once a turn, and may
+// not end within 1' of an enemy stand (the battle line, read as the enemy's); a refused drive
+// names its rule and changes nothing. The drive is saved and replays.
+#[test]
+fn or12_wagons_keep_a_foot_from_the_enemy_line() {
+    let mut g = game();
+    let train = "Union Supply Train";
+    refused_by(&mut g, drive(train, [24.0, 5.0]), "OR12");
+    orders_then(&mut g, &[], Phase::Movement(0));
+    // The Confederates' part of step 7: not the Union's wagons.
+    refused_by(&mut g, drive(train, [24.0, 5.0]), "OR12");
+    ok(&mut g, Action::Next);
+    assert_eq!(g.acting_side(), Some(0));
+    refused_by(&mut g, drive(train, [22.0, 14.0]), "OR12");
+    // 10.7" from the 1st Tennessee's front rank: inside the foot the sheet keeps.
+    let r = g.check(&drive(train, [22.0, 9.5])).unwrap_err();
+    assert!(r.rule == "12" && r.reason.contains("from the battle line") && r.reason.contains("1st Tennessee"), "{r:?}");
+    refused_by(&mut g, drive(train, [22.0, 9.5]), "OR12");
+    refused_by(&mut g, drive(train, [-1.0, 1.0]), "OR12");
+    refused_by(&mut g, drive("No Such Train", [22.0, 2.0]), "OR");
+    ok(&mut g, drive(train, [24.0, 5.0]));
+    let at = g.wagons().find(|(_, w)| w.name == train).map(|(_, w)| w.at).unwrap();
+    assert_eq!(at, Vec2::new(24.0, 5.0));
+    refused_by(&mut g, drive(train, [24.0, 4.0]), "OR12");
+    let text = g.save_text();
+    assert!(text.contains("AcwOrders(MoveWagon(") && text.contains("wagon: \"Union Supply Train\""), "{text}");
+    assert_eq!(super::load_save(&text, "wagon.ron").unwrap().snapshot(), g.snapshot());
+    // The automatic player drives a wagon the enemy has come near back out of its way, legally.
+    let mut g = game_with(1, |s| s.sides[1].wagons[0].at = [30.0, 26.0]);
+    orders_then(&mut g, &[], Phase::Movement(0));
+    let a = crate::rules::engine::Automatic::next_action(&mut super::bot::Bot, &g).unwrap();
+    assert!(matches!(&a, Action::AcwOrders(OrAction::MoveWagon { wagon, .. }) if wagon == "Confederate Supply Train"), "{a}");
+    ok(&mut g, a);
+    let w = g.wagons().find(|(_, w)| w.side == 1).map(|(_, w)| w.at).unwrap();
+    assert!(g.nearest_enemy_stand(1, w).unwrap().1 >= 12.0, "{w}");
+}
+
+// A scenario's wagons are validated where they are written: named, unique, on the table.
+#[test]
+fn or15_wagons_in_the_scenario_file_are_checked() {
+    let mut s = scenario();
+    assert_eq!(s.sides[0].wagons.len(), 1);
+    s.sides[1].wagons[0].name = "Union Supply Train".into();
+    s.sides[0].wagons[0].at = [60.0, 1.0];
+    let problems = crate::scenario::validate::validate(&s);
+    assert!(problems.iter().any(|(_, m)| m.contains("two wagons are called")), "{problems:?}");
+    assert!(problems.iter().any(|(l, m)| format!("{l:?}").contains("wagons") && m.contains("off the table")), "{problems:?}");
+    // Written and read back the same; a file without wagons writes none.
+    let text = ron::ser::to_string_pretty(&scenario(), ron::ser::PrettyConfig::default()).unwrap();
+    assert!(text.contains("wagons"));
+    let mut bare = scenario();
+    bare.sides.iter_mut().for_each(|side| side.wagons.clear());
+    assert!(!ron::ser::to_string_pretty(&bare, ron::ser::PrettyConfig::default()).unwrap().contains("wagons"));
+}
+
+// OR1-OR2 in solo play: the window tells the engine which sides are played by hand; the
+// automatic side's orders stay hidden from its badges, sheet and plan while it writes, the
+// human's own stay shown until step 3 reveals all. At a hot-seat table (no seat) the side
+// writing sees its own.
+#[test]
+fn or1_solo_play_hides_the_automatic_sides_orders() {
+    let mut g = game();
+    g.seat(Some(vec![0]));
+    let (tn, wi) = (e(&g, "1st Tennessee"), e(&g, "2nd Wisconsin"));
+    // The automatic Confederates write first.
+    ok(&mut g, write("1st Tennessee", Order::C));
+    assert_eq!(g.shown_order(tn), None);
+    assert!(g.badges(tn).iter().all(|b| b.text != "C"), "{:?}", g.badges(tn));
+    assert!(g.sheet(tn).iter().any(|r| r.label == "Order" && r.value == "written, sealed until step 3"));
+    let plan = g.unit_plan(tn).unwrap();
+    assert!(plan.items.is_empty() && plan.notes.iter().any(|n| n.contains("sealed")), "{plan:?}");
+    // Undo keeps who sits at the window.
+    assert!(g.replayed(1).badges(tn).iter().all(|b| b.text != "C"));
+    ok(&mut g, Action::Next);
+    ok(&mut g, write("2nd Wisconsin", Order::M));
+    ok(&mut g, Action::Next);
+    // Step 2: the Union player still sees his own order, not the Confederates'.
+    assert_eq!(g.phase(), Phase::Rally);
+    assert_eq!((g.shown_order(wi), g.shown_order(tn)), (Some(Order::M), None));
+    ok(&mut g, Action::Next);
+    assert_eq!((g.shown_order(wi), g.shown_order(tn)), (Some(Order::M), Some(Order::C)));
+    assert!(g.badges(tn).iter().any(|b| b.text == "C"));
+    // Hot-seat, as before: the writing side sees its own while it writes, and only then.
+    let mut g = game();
+    g.seat(Some(vec![0]));
+    g.seat(None);
+    ok(&mut g, write("1st Tennessee", Order::C));
+    assert_eq!(g.shown_order(tn), Some(Order::C));
+    // Every side automatic: nobody's orders show before step 3.
+    g.seat(Some(Vec::new()));
+    assert_eq!(g.shown_order(tn), None);
+}
+
+// OR15 wagons: the automatic player marches a unit low on ammunition, out of its wagons' reach
+// and with no enemy close, back within 12" of them in one move (an about face and a march), so
+// step 2c of the next turn may resupply it.
+#[test]
+fn or15_wagons_the_automatic_player_brings_a_low_unit_back_to_its_wagons() {
+    let mut g = game_with(4, |s| {
+        put(s, "2nd Wisconsin", [6.0, 16.0], 0.0);
+        put(s, "1st Tennessee", [16.0, 30.0], 180.0);
+        s.sides[0].wagons[0].at = [6.0, 1.0];
+    });
+    let wi = e(&g, "2nd Wisconsin");
+    g.mark(wi, |o| o.low_ammo = true);
+    assert!(g.supplying_wagon(wi).is_err(), "14\" from its wagons: out of reach");
+    let mut bot = super::bot::Bot;
+    let mut moves = Vec::new();
+    while g.turn() == 1 {
+        let a = crate::rules::engine::Automatic::next_action(&mut bot, &g).expect("the game goes on");
+        if matches!(&a, Action::Move { unit, .. } if unit == "2nd Wisconsin") {
+            moves.push(a.clone());
+        }
+        ok(&mut g, a);
+    }
+    assert!(matches!(moves.as_slice(), [Action::Move { steps, .. }] if steps.first() == Some(&MoveStep::AboutFace)), "{moves:?}");
+    assert!(g.supplying_wagon(wi).is_ok(), "back within reach of its wagons");
 }

@@ -187,7 +187,14 @@ impl Game {
             rows.push(row("Move", format!("{} ({what})", inches(rate)), "12"));
         }
         if o.low_ammo {
-            rows.push(SheetRow { label: "Ammunition".into(), value: "low".into(), cite: Some(cite("15")), tone: Some(Tone::Bad) });
+            let reach = inches(self.charts.movement.wagon_supply.value);
+            let value = match self.supplying_wagon(e) {
+                Ok(None) => "low: a step 2c roll replaces it".to_string(),
+                Ok(Some((wagon, d))) => format!("low: {wagon} is {} away, a step 2c roll replaces it", inches(d)),
+                Err(Some((wagon, d))) => format!("low: the nearest wagon, {wagon}, is {} away; no step 2c roll beyond {reach}", inches(d)),
+                Err(None) => "low: no wagon of its side, no step 2c roll".to_string(),
+            };
+            rows.push(SheetRow { label: "Ammunition".into(), value, cite: Some(cite("15")), tone: Some(Tone::Bad) });
         }
         rows
     }

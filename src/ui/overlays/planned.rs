@@ -39,6 +39,8 @@ fn refresh(session: Option<Res<Session>>, mut planned: ResMut<Planned>) {
 }
 
 const SHADOW: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 10, 170);
+/// A tag's ground: darker than the shadow, so red and pale words read on any ground.
+const TAG_FILL: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 10, 225);
 const BAD: egui::Color32 = egui::Color32::from_rgb(235, 80, 60);
 const INFO: egui::Color32 = egui::Color32::from_rgb(245, 225, 150);
 
@@ -93,14 +95,13 @@ fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<S
             if near {
                 hovered = Some(&mark.detail);
             }
-            // Tags alternate sides of the path, so marks close together stay readable.
+            // Tags start on alternate sides of the path; `place_tags` keeps them apart.
             let mid = mark.until.map_or(at, |u| at + (view.to_screen(u) - at) * 0.5);
             let normal = points.windows(2).next().map_or(egui::vec2(0.0, -1.0), |w| {
                 let d = (w[1] - w[0]).normalized();
                 egui::vec2(-d.y, d.x)
             });
-            let offset = normal * if i % 2 == 0 { 16.0 } else { -16.0 };
-            tags.push((mid + offset, mark.label.clone(), tone));
+            tags.push((mid, if i % 2 == 0 { normal } else { -normal }, mark.label.clone(), tone));
         }
         if let Some(&start) = points.first()
             && pointer.is_some_and(|p| p.distance(start) < 9.0)
@@ -109,11 +110,11 @@ fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<S
         }
     }
     painter.extend(shapes);
-    for (at, text, colour) in tags {
-        let galley = painter.layout_no_wrap(text, font.clone(), colour);
-        let rect = egui::Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand(2.0);
-        painter.rect_filled(rect, 3.0, SHADOW);
-        painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, colour);
+    let galleys: Vec<_> = tags.iter().map(|(_, _, text, colour)| painter.layout_no_wrap(text.clone(), font.clone(), *colour)).collect();
+    let asks: Vec<TagAsk> = tags.iter().zip(&galleys).map(|((at, away, _, _), g)| TagAsk { anchor: *at, size: g.size() + egui::vec2(4.0, 4.0), away: *away }).collect();
+    for ((rect, galley), (_, _, _, colour)) in place_tags(&asks).into_iter().zip(galleys).zip(&tags) {
+        painter.rect_filled(rect, 3.0, TAG_FILL);
+        painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, *colour);
     }
     if let (Some(text), Some(p)) = (hovered, pointer) {
         let galley = painter.layout(text.to_string(), font, INFO, 320.0);
@@ -122,6 +123,47 @@ fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<S
         painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, INFO);
     }
     Ok(())
+}
+
+/// A tag to place: the point it names (a mark, or the middle of a stretch), its size with its
+/// padding, and the side of the path it goes to (a unit vector), all on screen.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TagAsk {
+    pub anchor: egui::Pos2,
+    pub size: egui::Vec2,
+    pub away: egui::Vec2,
+}
+
+/// Screen pixels kept between two tags.
+const TAG_GAP: f32 = 3.0;
+/// Screen pixels from a mark's centre line to its tag's near edge: clear of the 9-pixel bar.
+const MARK_CLEAR: f32 = 8.0;
+
+/// Where each tag goes: beside its anchor on its side of the path, its near edge `MARK_CLEAR`
+/// off the anchor (clear of the bar drawn there), then pushed further out that way until it overlaps no tag placed before it. Two
+/// marks on one stretch (the disorder and the volley of a charge over the same inches, which
+/// alternate sides only while the path runs across the screen) stack outward instead of
+/// overlapping, whatever way the path runs.
+pub(crate) fn place_tags(asks: &[TagAsk]) -> Vec<egui::Rect> {
+    let mut placed: Vec<egui::Rect> = Vec::with_capacity(asks.len());
+    for ask in asks {
+        let away = if ask.away.length() > 1e-3 { ask.away.normalized() } else { egui::vec2(0.0, -1.0) };
+        // Half the tag's extent along `away`: how far its centre must be for its edge to clear the anchor.
+        let half = (away.x.abs() * ask.size.x + away.y.abs() * ask.size.y) / 2.0;
+        let mut distance = half + MARK_CLEAR;
+        let mut rect = egui::Rect::from_center_size(ask.anchor + away * distance, ask.size);
+        // Each step clears at least one pixel more; the bound only guards a bad input (NaN).
+        for _ in 0..10_000 {
+            let Some(hit) = placed.iter().find(|p| p.expand(TAG_GAP / 2.0).intersects(rect.expand(TAG_GAP / 2.0))) else { break };
+            // Far enough along `away` to clear the tag in the way, measured on that axis.
+            let past = (away.x.abs() * (hit.width() + ask.size.x) + away.y.abs() * (hit.height() + ask.size.y)) / 2.0;
+            let along = (hit.center() - ask.anchor).dot(away);
+            distance = (along + past + TAG_GAP).max(distance + 1.0);
+            rect = egui::Rect::from_center_size(ask.anchor + away * distance, ask.size);
+        }
+        placed.push(rect);
+    }
+    placed
 }
 
 /// Screen distance from `p` to the segment `a`–`b`.
@@ -154,5 +196,39 @@ mod tests {
         assert_eq!(app.world().resource::<Planned>().revision, Some(revision));
         assert!(app.world().resource::<Planned>().paths.is_empty(), "On to Philadelphia plans no path ahead");
         assert!(distance_to_segment(egui::pos2(5.0, 3.0), egui::pos2(0.0, 0.0), egui::pos2(10.0, 0.0)) - 3.0 < 1e-4);
+    }
+
+    // OR16-OR17's marks: the disorder and volley tags of a charge, on the same stretch or close
+    // together, never overlap one another or cover their marks, whichever way the path runs
+    // on the screen (across, up, slanting) and however many tags share the spot.
+    #[test]
+    fn tags_on_one_stretch_never_overlap() {
+        let size = egui::vec2(58.0, 18.0);
+        for d in [egui::vec2(1.0, 0.0), egui::vec2(0.0, 1.0), egui::vec2(0.6, 0.8), egui::vec2(-0.8, 0.6)] {
+            let normal = egui::vec2(-d.y, d.x);
+            for n in 2..=5 {
+                // Marks a few pixels apart along the path, alternating sides as `draw` asks.
+                let asks: Vec<TagAsk> = (0..n).map(|i| TagAsk { anchor: egui::pos2(300.0, 300.0) + d * (i as f32 * 4.0), size, away: if i % 2 == 0 { normal } else { -normal } }).collect();
+                let rects = place_tags(&asks);
+                assert_eq!(rects.len(), n);
+                for (i, a) in rects.iter().enumerate() {
+                    // Clear of its mark's bar (9 px wide about the anchor).
+                    assert!(!a.expand(4.5).contains(asks[i].anchor), "{d:?}: tag {i} covers its mark");
+                    assert!((a.size() - size).length() < 1e-3, "tags keep their size");
+                    for b in &rects[i + 1..] {
+                        assert!(!a.intersects(*b), "{d:?}, {n} tags: {a:?} overlaps {b:?}");
+                    }
+                }
+            }
+        }
+        // The two-tag case of a vertical path: before, both sat 16 px either side of the line,
+        // each 58 px wide, one over the other. Now they stand clear, each on its own side.
+        let asks = [TagAsk { anchor: egui::pos2(100.0, 100.0), size, away: egui::vec2(1.0, 0.0) }, TagAsk { anchor: egui::pos2(100.0, 104.0), size, away: egui::vec2(-1.0, 0.0) }];
+        let r = place_tags(&asks);
+        assert!(r[0].left() > 100.0 && r[1].right() < 100.0, "{r:?}");
+        // Both on one side: the second is stacked beyond the first.
+        let asks = [TagAsk { anchor: egui::pos2(100.0, 100.0), size, away: egui::vec2(0.0, -1.0) }, TagAsk { anchor: egui::pos2(102.0, 100.0), size, away: egui::vec2(0.0, -1.0) }];
+        let r = place_tags(&asks);
+        assert!(r[1].bottom() <= r[0].top(), "{r:?}");
     }
 }
