@@ -22,25 +22,21 @@ pub(crate) struct Radii {
     revision: Option<u64>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Radii>().add_systems(PostUpdate, refresh).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
-}
-
-fn refresh(session: Option<Res<Session>>, mut radii: ResMut<Radii>) {
-    let Some(session) = session else {
-        if radii.revision.is_some() {
-            *radii = Radii::default();
-        }
-        return;
-    };
-    if radii.revision != Some(session.revision) {
-        let engine = session.engine();
+impl super::EngineView for Radii {
+    fn revision(&mut self) -> &mut Option<u64> {
+        &mut self.revision
+    }
+    fn ask(&mut self, engine: &dyn crate::rules::engine::Engine) {
         let seq = engine.sequence();
-        radii.radii = if seq.over { Vec::new() } else { engine.command_radii() };
-        radii.deciding = seq.deciding;
-        radii.revision = Some(session.revision);
+        self.radii = if seq.over { Vec::new() } else { engine.command_radii() };
+        self.deciding = seq.deciding;
     }
 }
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Radii>().add_systems(PostUpdate, super::refresh_view::<Radii>).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
+}
+
 
 /// The radii to draw, and whether bold: the selected unit's commanders', else the deciding side's.
 pub(crate) fn shown(radii: &[CommandRadius], selected: Option<Entity>, deciding: Option<usize>) -> Vec<(&CommandRadius, bool)> {
@@ -51,7 +47,6 @@ pub(crate) fn shown(radii: &[CommandRadius], selected: Option<Entity>, deciding:
 }
 
 const SHADOW: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 10, 150);
-const INFO: egui::Color32 = egui::Color32::from_rgb(245, 225, 150);
 
 fn draw(mut contexts: EguiContexts, radii: Res<Radii>, selection: Res<Selection>, session: Option<Res<Session>>, view: Res<View>) -> Result {
     let Some(session) = session else { return Ok(()) };
@@ -89,10 +84,7 @@ fn draw(mut contexts: EguiContexts, radii: Res<Radii>, selection: Res<Selection>
         }
     }
     if let (Some(text), Some(p)) = (hovered, pointer) {
-        let galley = painter.layout(text.to_string(), font, INFO, 320.0);
-        let rect = egui::Rect::from_min_size(p + egui::vec2(14.0, 14.0), galley.size()).expand(4.0);
-        painter.rect_filled(rect, 4.0, SHADOW);
-        painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, INFO);
+        super::table_tooltip(&painter, p, text, font);
     }
     Ok(())
 }
@@ -128,7 +120,7 @@ mod tests {
             .insert_resource(crate::ui::session::Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
             .add_plugins(crate::ui::session::plugin)
             .init_resource::<Radii>()
-            .add_systems(PostUpdate, refresh);
+            .add_systems(PostUpdate, crate::ui::overlays::refresh_view::<Radii>);
         app.update();
         app.world_mut().resource_mut::<Session>().autosave = None;
         app.update();

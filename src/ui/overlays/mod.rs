@@ -40,6 +40,38 @@ use movement::{AllowanceInfo, Built, Preview};
 use scene::{Scene, colours};
 use sight::{Mark, SightView};
 
+/// A view asked of the engine and kept until the game changes (the session's revision), for
+/// the overlays that draw what the engine gives them.
+pub(crate) trait EngineView: Resource + bevy::ecs::component::Component<Mutability = bevy::ecs::component::Mutable> + Default {
+    /// The revision it was asked at (`None`: never, or no game).
+    fn revision(&mut self) -> &mut Option<u64>;
+    fn ask(&mut self, engine: &dyn crate::rules::engine::Engine);
+}
+
+/// Asks the engine again when the game has changed; forgets everything when no game is open.
+pub(crate) fn refresh_view<V: EngineView>(session: Option<Res<crate::ui::session::Session>>, mut view: ResMut<V>) {
+    let Some(session) = session else {
+        if view.revision().is_some() {
+            *view = V::default();
+        }
+        return;
+    };
+    if *view.revision() != Some(session.revision) {
+        view.ask(session.engine());
+        *view.revision() = Some(session.revision);
+    }
+}
+
+/// What a mark on the table means, in a box beside the pointer.
+pub(crate) fn table_tooltip(painter: &egui::Painter, pointer: egui::Pos2, text: &str, font: egui::FontId) {
+    const SHADOW: Color32 = Color32::from_rgba_premultiplied(20, 16, 10, 170);
+    const INFO: Color32 = Color32::from_rgb(245, 225, 150);
+    let galley = painter.layout(text.to_string(), font, INFO, 320.0);
+    let rect = egui::Rect::from_min_size(pointer + egui::vec2(14.0, 14.0), galley.size()).expand(4.0);
+    painter.rect_filled(rect, 4.0, SHADOW);
+    painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, INFO);
+}
+
 /// Which overlays are on.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Overlays {

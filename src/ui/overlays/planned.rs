@@ -21,22 +21,19 @@ pub(crate) struct Planned {
     revision: Option<u64>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Planned>().add_systems(PostUpdate, refresh).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
-}
-
-fn refresh(session: Option<Res<Session>>, mut planned: ResMut<Planned>) {
-    let Some(session) = session else {
-        if planned.revision.is_some() {
-            *planned = Planned::default();
-        }
-        return;
-    };
-    if planned.revision != Some(session.revision) {
-        planned.paths = session.engine().planned_paths();
-        planned.revision = Some(session.revision);
+impl super::EngineView for Planned {
+    fn revision(&mut self) -> &mut Option<u64> {
+        &mut self.revision
+    }
+    fn ask(&mut self, engine: &dyn crate::rules::engine::Engine) {
+        self.paths = engine.planned_paths();
     }
 }
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Planned>().add_systems(PostUpdate, super::refresh_view::<Planned>).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
+}
+
 
 const SHADOW: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 10, 170);
 /// A tag's ground: darker than the shadow, so red and pale words read on any ground.
@@ -117,10 +114,7 @@ fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<S
         painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, *colour);
     }
     if let (Some(text), Some(p)) = (hovered, pointer) {
-        let galley = painter.layout(text.to_string(), font, INFO, 320.0);
-        let rect = egui::Rect::from_min_size(p + egui::vec2(14.0, 14.0), galley.size()).expand(4.0);
-        painter.rect_filled(rect, 4.0, SHADOW);
-        painter.galley(rect.min + egui::vec2(4.0, 4.0), galley, INFO);
+        super::table_tooltip(&painter, p, text, font);
     }
     Ok(())
 }
@@ -188,7 +182,7 @@ mod tests {
             .insert_resource(crate::ui::session::Opening::Scenario { scenario: Box::new(crate::scenario::default_scenario()), source: "teaching".into() })
             .add_plugins(crate::ui::session::plugin)
             .init_resource::<Planned>()
-            .add_systems(PostUpdate, refresh);
+            .add_systems(PostUpdate, crate::ui::overlays::refresh_view::<Planned>);
         app.update();
         app.world_mut().resource_mut::<Session>().autosave = None;
         app.update();
