@@ -307,13 +307,15 @@ pub enum Blockers {
 
 /// 9.1, 9.7: the charge of `attacker` into contact with `target`, moving by the rule set's `rules`.
 pub fn charge_path(s: &Situation, attacker: usize, target: usize, rules: &MoveRules) -> ChargePath {
-    charge_path_finding(s, attacker, target, rules, Blockers::Every)
+    charge_path_finding(s, attacker, target, rules, Blockers::Every, None)
 }
 
 /// As [`charge_path`], finding every unit in the way or only the first (`blockers`). With a
 /// unit in the way the path always has a `problem` or an entry in `interpenetrates`, so the
-/// charge is refused whichever is asked.
-pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules: &MoveRules, blockers: Blockers) -> ChargePath {
+/// charge is refused whichever is asked. Given a `reach`, a path longer than it on the bare
+/// table is not planned on the real one (which only adds to it): its `distance` is the bare
+/// table's, and the rest is left empty, for a caller that will refuse it for its length.
+pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules: &MoveRules, blockers: Blockers, reach: Option<f32>) -> ChargePath {
     let zone = attack_zone(s, attacker, target);
     let a = s.unit(attacker);
     let start = a.footprints();
@@ -343,10 +345,34 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
     let contact = face.a + along * x + face.normal * standoff;
     let (steps, bare) = steps_to(s, rules, attacker, contact, face.normal, facing);
     let stands = bare.stands.clone();
+    if reach.is_some_and(|r| bare.spent > r) {
+        let (climbed_slope, descended_slope) = slopes(s, &start, &stands);
+        return ChargePath {
+            attacker,
+            target,
+            zone,
+            face: face.face,
+            original_distance: gap(s, &start, target),
+            start,
+            stands,
+            facing,
+            distance: bare.spent,
+            steps,
+            climbed_slope,
+            descended_slope,
+            crossed_ford: false,
+            disordering: Vec::new(),
+            obstacles: Vec::new(),
+            in_the_open: true,
+            interpenetrates: Vec::new(),
+            problem: None,
+        };
+    }
 
     // The same steps on the real table: 6.5, terrain and obstacles. A unit in the way is named
     // and taken off a copy of the table, so every unit in the way is found, not just the first.
-    let mut table = s.clone();
+    // The table itself until a unit in the way must come off a copy of it.
+    let mut table = std::borrow::Cow::Borrowed(s);
     let mut keep: Vec<usize> = (0..s.units().len()).collect();
     let mut interpenetrates = Vec::new();
     let report = loop {
@@ -362,7 +388,7 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
                     break report;
                 }
                 keep.remove(k);
-                table = Situation::new(s.table(), s.terrain().to_vec(), keep.iter().map(|&i| s.unit(i).clone()).collect());
+                table = std::borrow::Cow::Owned(Situation::new(s.table(), s.terrain().to_vec(), keep.iter().map(|&i| s.unit(i).clone()).collect()));
             }
             _ => break report,
         }
@@ -531,6 +557,20 @@ mod tests {
         let moved = s.with_stands(1, &p.stands, Formation::Line);
         assert_eq!(units_in_contact(&moved, 1), vec![0]);
         assert!(units_in_contact(&s, 1).is_empty(), "10\" apart is not contact");
+    }
+
+    // OTP 9.7, 6.9: weighing a charge against a reach, a path longer than it on the bare table is
+    // not planned on the real one (the charge is refused for its length either way); within the
+    // reach the path is the whole one.
+    #[test]
+    fn a_path_beyond_the_reach_stops_at_the_bare_tables_length() {
+        let s = table(vec![target(), UnitInfo::foot("A", 0, 16, Formation::Line, v(20.0, 30.0), 180.0)]);
+        let whole = charge_path(&s, 1, 0, &OTP);
+        let within = charge_path_finding(&s, 1, 0, &OTP, Blockers::Every, Some(12.0));
+        assert_eq!(format!("{within:?}"), format!("{whole:?}"));
+        let beyond = charge_path_finding(&s, 1, 0, &OTP, Blockers::Every, Some(6.0));
+        assert!(near(beyond.distance, whole.distance, 1e-4) && beyond.distance > 6.0, "{beyond:?}");
+        assert_eq!((beyond.zone, beyond.face, beyond.steps.clone()), (whole.zone, whole.face, whole.steps.clone()));
     }
 
     #[test]

@@ -185,7 +185,18 @@ impl Game {
         };
         let s = &table.situation;
         let (a, t) = (self.index(s, unit), self.index(s, target_unit));
-        let path = contact::charge_path_finding(s, a, t, &OTP, blockers);
+        // Weighing many charges, a path longer than any allowance below is refused whatever the
+        // real table adds to it: the path finder stops at the bare table's length.
+        let cavalry = arm == ArmClass::Cavalry;
+        let formation = self.unit(unit).formation;
+        let full = self.allowance_for(&permit).full * permit.factor;
+        let reach = match (&weighing, special) {
+            (Weighing::Quick(_), None) if cavalry && formation == Formation::Line => Some(self.charts.movement.cavalry_charge() * permit.factor),
+            (Weighing::Quick(_), None) if cavalry => Some(full),
+            (Weighing::Quick(_), None) => self.most_budget(&permit).map(|most| most - permit.spent),
+            _ => None,
+        };
+        let path = contact::charge_path_finding(s, a, t, &OTP, blockers, reach.map(|r| r + EPS));
         let closure = melee::closure(&table, &self.charts, a, t, &path).map_err(|(rule, reason)| Refusal::otp(&rule, reason))?;
         if let Some(p) = &path.problem {
             return refuse(p.section, format!("{name}'s charge on {target}: {}", p.reason));
@@ -193,8 +204,6 @@ impl Game {
         if let Some(other) = path.interpenetrates.first() {
             return refuse("6.5", format!("{name}'s charge on {target} would pass through {other}"));
         }
-        let cavalry = arm == ArmClass::Cavalry;
-        let formation = self.unit(unit).formation;
         if cavalry && special.is_none() {
             if let Some((terrain, _)) = path.disordering.first() {
                 return refuse("6.9", format!("{name} is charging cavalry: it may not move through disordering terrain ({terrain})"));
@@ -208,7 +217,6 @@ impl Game {
         {
             return refuse("6.8", format!("{name}: a special move may not move through disordering terrain ({terrain})"));
         }
-        let full = self.allowance_for(&permit).full * permit.factor;
         let halved = if permit.factor < 1.0 { " (halved by a Half move morale result, 10.2)" } else { "" };
         match special {
             Some(dice) => {

@@ -338,6 +338,12 @@ impl Game {
 
     /// The operations that still fit with `spent` inches used in all; refused if none (3.x).
     /// `start_move` replaces the start formation's normal move (the road bonus, 5.1).
+    /// The most inches the permit's operations allow in all (`None`: one has no limit): what
+    /// `within_budget` measures against.
+    pub(super) fn most_budget(&self, p: &Permit) -> Option<f32> {
+        p.fitting.iter().map(|o| self.operation_limit(p, o, None)).try_fold(0.0_f32, |most, l| l.map(|l| most.max(l)))
+    }
+
     pub(super) fn within_budget(&self, p: &Permit, spent: f32, start_move: Option<f32>) -> Result<Vec<&'static Operation>, Refusal> {
         let limit = |o: &Operation| self.operation_limit(p, o, start_move);
         let ok: Vec<&'static Operation> = p.fitting.iter().copied().filter(|o| limit(o).is_none_or(|l| spent <= l + EPS)).collect();
