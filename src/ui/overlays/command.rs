@@ -14,6 +14,8 @@ use crate::ui::camera::View;
 use crate::ui::session::Session;
 use crate::ui::table_view::Selection;
 
+use super::planned::{TagAsk, place_tags};
+
 /// The engine's radii and the side deciding, asked again only when the game changes.
 #[derive(Resource, Default)]
 pub(crate) struct Radii {
@@ -62,6 +64,7 @@ fn draw(mut contexts: EguiContexts, radii: Res<Radii>, selection: Res<Selection>
     let pointer = ctx.pointer_hover_pos().filter(|p| view.rect.contains(*p));
     let font = egui::FontId::proportional(12.0);
     let mut hovered: Option<&str> = None;
+    let mut tags = Vec::new();
     for (r, bold) in shown {
         let rgb = sides.get(r.side).map_or([220, 220, 220], |s| side_colour(s, r.side));
         let [red, green, blue] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.45) as u8);
@@ -70,17 +73,21 @@ fn draw(mut contexts: EguiContexts, radii: Res<Radii>, selection: Res<Selection>
         let width = if bold { 2.5 } else { 1.5 };
         painter.extend(egui::Shape::dashed_line(&points, egui::Stroke::new(width + 2.0, SHADOW), 8.0, 6.0));
         painter.extend(egui::Shape::dashed_line(&points, egui::Stroke::new(width, colour), 8.0, 6.0));
-        // The tag sits on the circle's highest point on screen.
+        let (centre, edge) = (view.to_screen(r.centre), points[0]);
+        if pointer.is_some_and(|p| (p.distance(centre) - centre.distance(edge)).abs() < 6.0) {
+            hovered = Some(&r.detail);
+        }
+        // The tag sits above the circle's highest point on screen; circles that nearly coincide
+        // (a brigadier joined to a unit beside his general) stack their tags upward.
         let top = points.iter().copied().min_by(|a, b| a.y.total_cmp(&b.y)).unwrap_or_default();
-        let galley = painter.layout_no_wrap(r.label.clone(), font.clone(), colour);
-        let rect = egui::Align2::CENTER_CENTER.anchor_size(top, galley.size()).expand(2.0);
+        tags.push((top, painter.layout_no_wrap(r.label.clone(), font.clone(), colour), colour, &r.detail));
+    }
+    let asks: Vec<TagAsk> = tags.iter().map(|(top, galley, _, _)| TagAsk { anchor: *top, size: galley.size() + egui::vec2(4.0, 4.0), away: egui::vec2(0.0, -1.0) }).collect();
+    for (rect, (_, galley, colour, detail)) in place_tags(&asks).into_iter().zip(tags) {
         painter.rect_filled(rect, 3.0, SHADOW);
         painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, colour);
-        let (centre, edge) = (view.to_screen(r.centre), points[0]);
-        if let Some(p) = pointer
-            && ((p.distance(centre) - centre.distance(edge)).abs() < 6.0 || rect.contains(p))
-        {
-            hovered = Some(&r.detail);
+        if pointer.is_some_and(|p| rect.contains(p)) {
+            hovered = Some(detail);
         }
     }
     if let (Some(text), Some(p)) = (hovered, pointer) {
@@ -108,6 +115,17 @@ mod tests {
         assert_eq!(leaders(shown(&radii, None, Some(1))), vec![(3, false)]);
         assert_eq!(leaders(shown(&radii, Some(Entity::from_raw_u32(99).unwrap()), Some(0))), vec![(1, false), (2, false)]);
         assert!(shown(&radii, None, None).is_empty());
+    }
+
+    // Two circles that nearly coincide (Hale joined to the 2nd Ohio beside Warren) keep their
+    // tags apart, both above the circles' tops.
+    #[test]
+    fn the_tags_of_nearly_coinciding_circles_stack() {
+        let size = egui::vec2(60.0, 18.0);
+        let asks = [TagAsk { anchor: egui::pos2(400.0, 300.0), size, away: egui::vec2(0.0, -1.0) }, TagAsk { anchor: egui::pos2(404.0, 303.0), size, away: egui::vec2(0.0, -1.0) }];
+        let rects = place_tags(&asks);
+        assert!(!rects[0].intersects(rects[1]), "{rects:?}");
+        assert!(rects.iter().all(|r| r.bottom() <= 303.0), "{rects:?}");
     }
 
     // The window asks the engine once a change; a rule set without radii (OTP) draws none.
