@@ -345,37 +345,15 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
     let contact = face.a + along * x + face.normal * standoff;
     let (steps, bare) = steps_to(s, rules, attacker, contact, face.normal, facing);
     let stands = bare.stands.clone();
-    if reach.is_some_and(|r| bare.spent > r) {
-        let (climbed_slope, descended_slope) = slopes(s, &start, &stands);
-        return ChargePath {
-            attacker,
-            target,
-            zone,
-            face: face.face,
-            original_distance: gap(s, &start, target),
-            start,
-            stands,
-            facing,
-            distance: bare.spent,
-            steps,
-            climbed_slope,
-            descended_slope,
-            crossed_ford: false,
-            disordering: Vec::new(),
-            obstacles: Vec::new(),
-            in_the_open: true,
-            interpenetrates: Vec::new(),
-            problem: None,
-        };
-    }
-
     // The same steps on the real table: 6.5, terrain and obstacles. A unit in the way is named
     // and taken off a copy of the table, so every unit in the way is found, not just the first.
-    // The table itself until a unit in the way must come off a copy of it.
+    // The table itself until a unit in the way must come off a copy of it. Past the `reach`
+    // the real table is not asked.
+    let beyond = reach.is_some_and(|r| bare.spent > r);
     let mut table = std::borrow::Cow::Borrowed(s);
     let mut keep: Vec<usize> = (0..s.units().len()).collect();
     let mut interpenetrates = Vec::new();
-    let report = loop {
+    let report = (!beyond).then(|| loop {
         let me = keep.iter().position(|&i| i == attacker).expect("the attacker stays");
         let report = movement::plan_move(&table, me, &steps, Allowance::new(f32::MAX / 4.0), rules);
         let blocker = report.problem.as_ref().filter(|p| p.section == rules.cite.interpenetrate).and_then(|p| {
@@ -392,14 +370,14 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
             }
             _ => break report,
         }
-    };
+    });
     let terrain = |name: &str| s.terrain().iter().find(|t| t.name() == name);
-    let mut disordering: Vec<(String, DisorderType)> = report.starts_in.clone();
-    disordering.extend(report.disorder.iter().map(|c| (c.terrain.clone(), c.disorder)));
+    let mut disordering: Vec<(String, DisorderType)> = report.as_ref().map_or_else(Vec::new, |r| r.starts_in.clone());
+    disordering.extend(report.iter().flat_map(|r| &r.disorder).map(|c| (c.terrain.clone(), c.disorder)));
     let crossed_ford = disordering.iter().any(|(n, _)| matches!(terrain(n), Some(Terrain::Stream { kind: StreamKind::River | StreamKind::Large, .. })));
     let obstacles: Vec<String> = report
-        .items
         .iter()
+        .flat_map(|r| &r.items)
         .filter(|i| i.section == "6.7")
         .filter_map(|i| i.what.strip_prefix("crossing ").and_then(|w| w.split(": ").next()).map(str::to_string))
         .collect();
@@ -414,8 +392,12 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
         start,
         stands,
         facing,
-        // Priced on the real table; when the move is blocked there, its geometry alone.
-        distance: if report.problem.is_some() { report.spent.max(bare.spent) } else { report.spent },
+        // Priced on the real table; when the move is blocked there, or not asked, its geometry alone.
+        distance: match &report {
+            Some(r) if r.problem.is_some() => r.spent.max(bare.spent),
+            Some(r) => r.spent,
+            None => bare.spent,
+        },
         steps,
         climbed_slope,
         descended_slope,
@@ -424,7 +406,7 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
         obstacles,
         in_the_open,
         interpenetrates,
-        problem: report.problem,
+        problem: report.and_then(|r| r.problem),
     }
 }
 
