@@ -37,6 +37,10 @@ enum Command {
         /// Go on with a save whose scenario was edited after the game was played.
         #[arg(long)]
         force: bool,
+        /// Open a saved game as a replay: step through it action by action (nothing changes
+        /// until "Play on from here").
+        #[arg(long)]
+        replay: bool,
         #[command(flatten)]
         rules: RulesArg,
     },
@@ -54,7 +58,8 @@ enum Command {
         #[arg(long, default_value_t = otp::render::DEFAULT_PNG_SCALE)]
         scale: f32,
     },
-    /// A shot at set-up: its geometry, every modifier with its rule, the chart column and the exact odds.
+    /// A shot at set-up: its geometry, every modifier with its rule, the chart column and the exact odds
+    /// (`--rules all`: judged by every rule set that can read the scenario, side by side).
     Fire {
         scenario: PathBuf,
         firer: String,
@@ -68,7 +73,8 @@ enum Command {
         #[command(flatten)]
         rules: RulesArg,
     },
-    /// A charge at set-up: attack zone, the closing roll, both sides' melee values with every factor and rule, and the exact outcomes.
+    /// A charge at set-up: attack zone, the closing roll, both sides' melee values with every factor and rule, and the exact outcomes
+    /// (`--rules all`: judged by every rule set that can read the scenario, side by side).
     Melee {
         scenario: PathBuf,
         attacker: String,
@@ -121,8 +127,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, rules: RulesArg { rules: None } }) {
-        Command::Play { file, screenshot, force, rules } => play(file, screenshot, force, rules.rules.as_deref()),
+    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, replay: false, rules: RulesArg { rules: None } }) {
+        Command::Play { file, screenshot, force, replay, rules } => play(file, screenshot, force, replay, rules.rules.as_deref()),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale } => render(&file, &output, scale),
         Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.rules.as_deref()),
@@ -237,8 +243,21 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
     }
 }
 
-/// `otp fire` and `otp melee`: the preview the scenario's rule set prints.
+/// `otp fire` and `otp melee`: the preview the scenario's rule set prints; with `--rules all`,
+/// every rule set's side by side.
 fn preview(file: &Path, command: PreviewCommand, unit: &str, target: &str, json: bool, rules: Option<&str>) -> ExitCode {
+    if rules == Some("all") {
+        let text = match scenario::read_text(file, scenario::MAX_FILE_BYTES) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let name = file.display().to_string();
+        let read = |r: RuleSetId| scenario::parse_under(&text, &name, Some(r)).map_err(|e| e.to_string());
+        return emit(registry::print_judgements(&registry::judge_everywhere(read, command, unit, target, json), unit, target, json));
+    }
     match load_under(file, rules) {
         Ok(s) => emit(registry::preview_command(s.rules, command, &s, unit, target, json)),
         Err(code) => code,
@@ -428,7 +447,7 @@ fn balance(file: &Path, seed: u64, turns: Option<u32>, games: usize, bot: Option
 }
 
 #[cfg(feature = "window")]
-fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, rules: Option<&str>) -> ExitCode {
+fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, replay: bool, rules: Option<&str>) -> ExitCode {
     use otp::ui::session::Opening;
     let rules = match rules_asked(rules) {
         Ok(r) => r,
@@ -471,12 +490,16 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, rules: 
             eprintln!("warning: {message}");
         }
     }
-    otp::ui::run(opening, otp::ui::RunOptions { screenshot });
+    if replay && !matches!(opening, Opening::Saved { .. }) {
+        eprintln!("--replay: {} is a scenario, not a saved game; there is nothing to replay", file.as_ref().map_or(scenario::DEFAULT_SCENARIO_NAME.to_string(), |f| f.display().to_string()));
+        return ExitCode::FAILURE;
+    }
+    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay });
     ExitCode::SUCCESS
 }
 
 #[cfg(not(feature = "window"))]
-fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>, _force: bool, rules: Option<&str>) -> ExitCode {
+fn play(_file: Option<PathBuf>, _screenshot: Option<PathBuf>, _force: bool, _replay: bool, rules: Option<&str>) -> ExitCode {
     if let Err(code) = rules_asked(rules) {
         return code;
     }

@@ -279,6 +279,45 @@ fn play_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 22: a saved game opened as a replay (`otp play SAVE --replay`): the replay bar is
+/// shown, a jump to the charge shows its dice, and "play on from here" keeps only the actions
+/// before the point chosen. Uses the play checks' third save (start, draw, move, fire, charge).
+fn replay_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let step3 = dir.join("play-3-fire-charge.ron");
+    let Some(played) = std::fs::read_to_string(&step3).ok().and_then(|t| Save::parse(&t, "play-3").ok()) else {
+        return vec![check("replay_has_a_saved_game", false, || format!("no {}", step3.display()))];
+    };
+    let n = played.actions.len();
+    let gold = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [236, 200, 110], 8)).count();
+    let die_red = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [176, 36, 30], 6)).count();
+    let replay = |png: &Path, commands: &str| -> Result<image::RgbImage, String> {
+        let _ = std::fs::remove_file(png);
+        let args = ["play".to_string(), step3.display().to_string(), "--replay".into(), "--screenshot".into(), png.display().to_string()];
+        run_otp(display, &args, &[("OTP_COMMANDS", commands)])?;
+        image::open(png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
+    };
+    let mut out = Vec::new();
+    // At the set-up, then jumped to the charge (the last action).
+    let start = replay(&dir.join("replay-0-start.png"), "");
+    let charge = replay(&dir.join("replay-1-charge.png"), &format!("replay:{n}"));
+    match (&start, &charge) {
+        (Ok(a), Ok(b)) => {
+            let (g, d0, d1) = (gold(b), die_red(a), die_red(b));
+            println!("  replay: bar gold {g} px; die red {d0} px at the set-up, {d1} px at the charge");
+            out.push(check("replay_bar_is_shown", g >= 150, || format!("{g} px of the bar's gold")));
+            out.push(check("replay_jump_shows_the_dice_of_the_action", d1 >= d0 + 100, || format!("die red {d0} px at the set-up, {d1} px at the charge")));
+        }
+        (Err(e), _) | (_, Err(e)) => out.push(check("replay_bar_is_shown", false, || e.clone())),
+    }
+    // Play on from action 2: the game saved is its first two actions.
+    let saved = dir.join("replay-2-play-on.ron");
+    let _ = std::fs::remove_file(&saved);
+    let _ = replay(&dir.join("replay-2-play-on.png"), &format!("replay:2,playon,save:{}", saved.display()));
+    let again = std::fs::read_to_string(&saved).ok().and_then(|t| Save::parse(&t, "replay-2").ok());
+    out.push(check("replay_play_on_keeps_the_actions_before", again.as_ref().is_some_and(|s| s.actions[..] == played.actions[..2]), || format!("saved {:?} actions of {n}", again.map(|s| s.actions.len()))));
+    out
+}
+
 /// Run `otp play --screenshot`, returning its stdout.
 fn play_screenshot(display: &str, out: &Path, env: &[(&str, &str)]) -> Result<String, String> {
     play_screenshot_of(display, None, out, env)
@@ -919,6 +958,7 @@ fn main() -> ExitCode {
 
     checks.extend(overlay_checks(&display, &dir));
     checks.extend(play_checks(&display, &dir));
+    checks.extend(replay_checks(&display, &dir));
     checks.extend(idle_checks(&display, "1280x800"));
     checks.extend(fit_checks(&display, &dir, "1280x800", (1280, 800)));
     checks.extend(drag_checks(&display, &dir));

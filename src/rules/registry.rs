@@ -106,14 +106,97 @@ pub fn preview_command(rules: RuleSetId, command: PreviewCommand, scenario: &Sce
             PreviewCommand::Fire { ball } => super::otp::cli::fire_command(scenario, unit, target, json, ball),
             PreviewCommand::Melee { special } => super::otp::cli::melee_command(scenario, unit, target, json, special),
         },
-        // QK5: a shot is previewed in its side's fire step, a charge in its move step.
+        // QK5: a shot is previewed in its side's fire step, a charge in its move step; Purky's
+        // and the orders sheet's likewise in their own steps.
         RuleSetId::AcwQuick => preview_printed(super::acw_quick::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })).as_ref(), command, unit, target, json),
+        RuleSetId::Purky => match super::purky::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })) {
+            Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
+            Err(e) => Printed::error(e),
+        },
+        RuleSetId::AcwOrders => preview_printed(super::acw_orders::at_step_for(scenario.clone(), unit, matches!(command, PreviewCommand::Fire { .. })).as_ref(), command, unit, target, json),
         RuleSetId::Revolution => preview_result(super::revolution::preview_command(scenario, command, unit, target), format!("{unit} against {target}: no dice to preview"), json),
         other => match open(other, scenario.clone(), 1) {
             Ok(game) => preview_printed(game.as_ref(), command, unit, target, json),
             Err(e) => Printed::error(e),
         },
     }
+}
+
+/// The rule sets a player compares side by side: every one that plays a game (the tiny test
+/// rules are no one's game).
+pub const COMPARED: [RuleSetId; 5] = [RuleSetId::Otp, RuleSetId::Revolution, RuleSetId::AcwOrders, RuleSetId::AcwQuick, RuleSetId::Purky];
+
+/// How one rule set judges a shot or a charge.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    pub rules: RuleSetId,
+    /// What its own preview prints ([`preview_command`]); `Err`: it cannot read the scenario,
+    /// and why.
+    pub printed: Result<Printed, String>,
+}
+
+/// The same shot (or charge) under every rule set in [`COMPARED`], each judged by its own
+/// preview at set-up — the very one `otp fire --rules ID` prints — on the scenario as `read`
+/// gives it for that rule set (validated for it; a rule set it fails says why).
+pub fn judge_everywhere(read: impl Fn(RuleSetId) -> Result<Scenario, String>, command: PreviewCommand, unit: &str, target: &str, json: bool) -> Vec<Judgement> {
+    COMPARED
+        .iter()
+        .map(|&rules| Judgement { rules, printed: read(rules).map(|scenario| preview_command(rules, command, &scenario, unit, target, json)) })
+        .collect()
+}
+
+/// `read` for [`judge_everywhere`] on a scenario already in hand (the window's game, as it
+/// stands): the scenario carried over to each rule set and validated for it.
+pub fn read_as(scenario: &Scenario) -> impl Fn(RuleSetId) -> Result<Scenario, String> + '_ {
+    move |rules| {
+        let mut s = scenario.clone();
+        s.rules = rules;
+        match crate::scenario::validate::validate(&s).first() {
+            None => Ok(s),
+            Some((_, message)) => Err(message.clone()),
+        }
+    }
+}
+
+/// `otp fire --rules all`, as printed: each rule set's judgement under its title (text), or one
+/// JSON document `{ "unit", "target", "rule_sets": [{ "rules", "title", "judged" | "cannot_read", "refused" }] }`.
+/// It succeeds when at least one rule set could read the scenario.
+pub fn print_judgements(judgements: &[Judgement], unit: &str, target: &str, json: bool) -> Printed {
+    let success = judgements.iter().any(|j| j.printed.is_ok());
+    if json {
+        let sets: Vec<serde_json::Value> = judgements
+            .iter()
+            .map(|j| {
+                let mut o = serde_json::json!({ "rules": j.rules.key(), "title": j.rules.title() });
+                match &j.printed {
+                    Err(why) => o["cannot_read"] = why.clone().into(),
+                    Ok(p) => {
+                        o["judged"] = serde_json::from_str(&p.stdout).unwrap_or(serde_json::Value::Null);
+                        o["refused"] = (!p.success).into();
+                        if !p.stderr.is_empty() {
+                            o["error"] = p.stderr.trim().into();
+                        }
+                    }
+                }
+                o
+            })
+            .collect();
+        let doc = serde_json::json!({ "unit": unit, "target": target, "rule_sets": sets });
+        return Printed { stdout: format!("{}\n", serde_json::to_string_pretty(&doc).expect("JSON values print")), stderr: String::new(), success };
+    }
+    let mut out = String::new();
+    for j in judgements {
+        out.push_str(&format!("══ {} ({}) ══\n", j.rules.title(), j.rules.key()));
+        match &j.printed {
+            Err(why) => out.push_str(&format!("cannot read this scenario: {why}\n")),
+            Ok(p) => {
+                out.push_str(&p.stdout);
+                out.push_str(&p.stderr);
+            }
+        }
+        out.push('\n');
+    }
+    Printed { stdout: out, stderr: String::new(), success }
 }
 
 /// A rule set's preview (or refusal) printed as [`preview_printed`] prints one.
@@ -233,4 +316,72 @@ pub fn simulate(rules: RuleSetId, scenario: &Scenario, seed: u64, turns: Option<
 /// Many automatic games under `rules` (see `simulate::play_many`).
 pub fn simulate_many(rules: RuleSetId, scenario: &Scenario, first_seed: u64, games: usize, turns: Option<u32>, progress: impl FnMut(usize, &GameOutcome)) -> Result<Spread, String> {
     simulate::play_many(&opener(rules), scenario, first_seed, games, turns, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn teaching() -> Scenario {
+        crate::scenario::default_scenario()
+    }
+
+    // Issue 22: the side-by-side judgement is each rule set's own preview, not a second copy.
+    #[test]
+    fn every_rule_set_judges_the_shot_as_its_own_preview_does() {
+        let s = teaching();
+        for (command, unit, target) in [(PreviewCommand::Fire { ball: false }, "23rd Foot", "1st Maryland"), (PreviewCommand::Melee { special: false }, "British Legion Infantry", "Delaware Light Infantry")] {
+            let judged = judge_everywhere(read_as(&s), command, unit, target, false);
+            assert_eq!(judged.iter().map(|j| j.rules).collect::<Vec<_>>(), COMPARED.to_vec());
+            for j in &judged {
+                let mut own = s.clone();
+                own.rules = j.rules;
+                match (&j.printed, crate::scenario::validate::validate(&own).is_empty()) {
+                    (Ok(p), true) => assert_eq!(p, &preview_command(j.rules, command, &own, unit, target, false), "{:?}", j.rules),
+                    (Err(why), false) => assert!(!why.is_empty()),
+                    (got, readable) => panic!("{:?}: judged {got:?}, readable {readable}", j.rules),
+                }
+            }
+            // The AWI teaching battle is read by the AWI rule sets and the orders sheet, not by
+            // the quick ACW rules (QK10: a side is Union or Confederate).
+            let read: Vec<RuleSetId> = judged.iter().filter(|j| j.printed.is_ok()).map(|j| j.rules).collect();
+            assert!(read.contains(&RuleSetId::Otp) && read.contains(&RuleSetId::Purky) && read.contains(&RuleSetId::Revolution), "{read:?}");
+            assert!(judged.iter().any(|j| j.rules == RuleSetId::AcwQuick && j.printed.as_ref().is_err_and(|w| w.contains("QK"))));
+        }
+    }
+
+    // PK1, PK3, OR5, OR4: a preview at set-up is judged in the step where the unit's side fires
+    // (or charges), so it is never refused for the step alone.
+    #[test]
+    fn previews_at_set_up_are_judged_in_the_step_that_allows_them() {
+        let s = teaching();
+        for rules in [RuleSetId::Purky, RuleSetId::AcwOrders] {
+            let mut own = s.clone();
+            own.rules = rules;
+            for (command, unit, target) in [(PreviewCommand::Fire { ball: false }, "23rd Foot", "1st Maryland"), (PreviewCommand::Melee { special: false }, "British Legion Infantry", "Delaware Light Infantry")] {
+                let p = preview_command(rules, command, &own, unit, target, true);
+                let v: serde_json::Value = serde_json::from_str(&p.stdout).unwrap_or_default();
+                // A refusal for the step names it ("this is the initiative step", "it is step 1").
+                let reason = v["refused"]["reason"].as_str().unwrap_or_default();
+                assert!(!reason.contains("step"), "{rules:?} {command:?}: refused for the step: {}", p.stdout);
+            }
+        }
+    }
+
+    #[test]
+    fn judgements_print_as_text_and_as_one_json_document() {
+        let s = teaching();
+        let judged = judge_everywhere(read_as(&s), PreviewCommand::Fire { ball: false }, "23rd Foot", "1st Maryland", true);
+        let p = print_judgements(&judged, "23rd Foot", "1st Maryland", true);
+        assert!(p.success);
+        let v: serde_json::Value = serde_json::from_str(&p.stdout).expect("one JSON document");
+        let sets = v["rule_sets"].as_array().expect("an array");
+        assert_eq!(sets.len(), COMPARED.len());
+        assert!(sets.iter().any(|o| o["rules"] == "acw-quick" && o["cannot_read"].is_string()));
+        assert!(sets.iter().any(|o| o["rules"] == "otp" && o["judged"].is_object()));
+        let text = print_judgements(&judge_everywhere(read_as(&s), PreviewCommand::Fire { ball: false }, "23rd Foot", "1st Maryland", false), "23rd Foot", "1st Maryland", false).stdout;
+        for r in COMPARED {
+            assert!(text.contains(&format!("══ {} ({}) ══", r.title(), r.key())), "{text}");
+        }
+    }
 }

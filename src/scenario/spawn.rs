@@ -187,6 +187,35 @@ pub fn unit_footprints(world: &World, unit: &Unit) -> Vec<Footprint> {
 }
 
 /// Removes everything a scenario spawned, so another can be loaded in its place.
+/// The scenario with its units where `world` has them now: each unit's front-edge centre and
+/// facing taken from its stands (the front rank of those facing as its first stand does: the
+/// inverse of `basing::layout`), its figures and formation as they are. How a position in one
+/// game is read by another rule set (the side-by-side judgement); units the world no longer
+/// holds, and everything else, stay as the file has them.
+pub fn as_it_stands(world: &World, scenario: &Scenario) -> Scenario {
+    let mut out = scenario.clone();
+    let Some(mut units) = world.try_query::<&Unit>() else { return out };
+    for unit in units.iter(world) {
+        let stands: Vec<Footprint> = unit.stands.iter().filter_map(|&s| world.get::<Footprint>(s).copied()).collect();
+        let Some(first) = stands.first() else { continue };
+        let facing = first.facing;
+        let forward = crate::table::footprint::bearing_vector(facing);
+        let right = crate::table::footprint::bearing_vector(facing + 90.0);
+        let facing_so: Vec<&Footprint> = stands.iter().filter(|f| (f.facing - facing).abs() < 0.5).collect();
+        let lead = facing_so.iter().map(|f| f.front_centre().dot(forward)).fold(f32::NEG_INFINITY, f32::max);
+        // The front rank's span, end to end (stands of unequal frontage, gaps): its middle.
+        let rank = facing_so.iter().filter(|f| f.front_centre().dot(forward) > lead - 0.05);
+        let (lo, hi) = rank.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), f| (lo.min(f.front_left().dot(right)), hi.max(f.front_right().dot(right))));
+        let at = forward * lead + right * ((lo + hi) / 2.0);
+        let Some(u) = out.sides.iter_mut().flat_map(|s| s.brigades.iter_mut()).flat_map(|b| b.units.iter_mut()).find(|u| u.name == unit.name) else { continue };
+        u.at = [at.x, at.y];
+        u.facing = facing.rem_euclid(360.0);
+        u.figures = unit.figures;
+        u.formation = unit.formation;
+    }
+    out
+}
+
 pub fn despawn_scenario(world: &mut World) {
     let mut doomed: Vec<Entity> = Vec::new();
     doomed.extend(world.query_filtered::<Entity, With<SideInfo>>().iter(world));
@@ -219,5 +248,55 @@ mod tests {
         }
         let stands = world.query::<(&Stand, &Footprint)>().iter(&world).count();
         assert!(stands > units.len());
+    }
+
+    fn shipped() -> Vec<(String, Scenario)> {
+        let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")).expect("scenarios/").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
+        files.sort();
+        files.into_iter().map(|p| (p.display().to_string(), super::super::load(&p).expect("shipped scenarios load"))).collect()
+    }
+
+    fn units(s: &Scenario) -> Vec<&model::Unit> {
+        s.sides.iter().flat_map(|x| &x.brigades).flat_map(|b| &b.units).collect()
+    }
+
+    // Issue 22: a position read back from the stands is the one the file laid them out from, in
+    // every formation the shipped scenarios use (OTP 5.1–5.4 layouts inverted).
+    #[test]
+    fn a_set_up_read_back_from_its_stands_is_the_file() {
+        for (file, s) in shipped() {
+            let mut world = World::new();
+            spawn_scenario(&mut world, &s, &file);
+            let back = as_it_stands(&world, &s);
+            for (a, b) in units(&s).into_iter().zip(units(&back)) {
+                let off = (Vec2::from(a.at) - Vec2::from(b.at)).length();
+                let turned = (a.facing.rem_euclid(360.0) - b.facing).abs();
+                assert!(off < 0.01 && (turned < 0.01 || (turned - 360.0).abs() < 0.01), "{file}: {} {:?} at {:?} facing {} read back at {:?} facing {}", a.name, a.formation, a.at, a.facing, b.at, b.facing);
+            }
+        }
+    }
+
+    #[test]
+    fn a_unit_moved_and_worn_down_is_read_where_and_as_it_stands() {
+        let s = crate::scenario::default_scenario();
+        let mut world = World::new();
+        spawn_scenario(&mut world, &s, "teaching");
+        let (e, name, was) = {
+            let mut q = world.query::<(Entity, &Unit)>();
+            let (e, u) = q.iter(&world).next().expect("units");
+            (e, u.name.clone(), units(&s).into_iter().find(|x| x.name == u.name).expect("in the file").at)
+        };
+        let stands = world.get::<Unit>(e).expect("unit").stands.clone();
+        for st in stands {
+            let mut f = world.get_mut::<Footprint>(st).expect("footprint");
+            let ahead = f.forward() * 3.0;
+            f.centre += ahead;
+        }
+        world.get_mut::<Unit>(e).expect("unit").figures -= 1;
+        let back = as_it_stands(&world, &s);
+        let u = units(&back).into_iter().find(|u| u.name == name).expect("kept");
+        let moved = (Vec2::from(u.at) - Vec2::from(was)).length();
+        assert!((moved - 3.0).abs() < 0.01, "{name} moved {moved}\"");
+        assert_eq!(u.figures, units(&s).into_iter().find(|x| x.name == name).unwrap().figures - 1);
     }
 }

@@ -248,10 +248,24 @@ fn presets(mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>, options: O
     }
 }
 
-fn take_reports(mut applied: MessageReader<Applied>, mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>) {
+/// Each applied action's report; and in a replay, a jump (not a step, which is an applied
+/// action) shows the dice of the action it lands after, or none.
+fn take_reports(mut applied: MessageReader<Applied>, mut o: ResMut<DiceOverlay>, session: Option<Res<Session>>, mut seen: Local<Option<u64>>) {
+    let mut stepped = false;
     for Applied(report) in applied.read() {
         let names = unit_names(session.as_deref());
         o.show(report, session.as_deref(), &names);
+        stepped = true;
+    }
+    let Some(s) = session.as_deref() else { return };
+    let changed = seen.is_some_and(|r| r != s.revision);
+    *seen = Some(s.revision);
+    if !changed || stepped || s.replay_at().is_none() {
+        return;
+    }
+    match s.last_report.as_ref().filter(|r| !r.dice.is_empty()) {
+        Some(r) => o.show(r, Some(s), &unit_names(Some(s))),
+        None => o.close(),
     }
 }
 

@@ -28,10 +28,12 @@ mod camera;
 mod dice_overlay;
 mod file_menu;
 mod fire_orders;
+mod keys;
 mod log;
 mod orders;
 mod overlays;
 mod paint;
+mod replay;
 mod roster;
 mod ruler;
 mod screenshot;
@@ -58,6 +60,8 @@ use crate::scenario::spawn::Battlefield;
 pub struct RunOptions {
     /// Save a screenshot of the first drawn table here, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Open the saved game as a replay (`otp play SAVE --replay`).
+    pub replay: bool,
 }
 
 /// When `run` was called: the clock for "first frame after N ms".
@@ -70,6 +74,8 @@ pub(crate) struct StartTime(pub Instant);
 pub(crate) enum UiSet {
     Begin,
     Toolbar,
+    /// The replay bar, under the toolbar while a replay is shown.
+    ReplayBar,
     Panels,
     Table,
     Tools,
@@ -156,7 +162,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb_u8(bg[0], bg[1], bg[2])))
         .init_resource::<FreeRect>()
         .init_resource::<FontsReady>()
-        .configure_sets(EguiPrimaryContextPass, (UiSet::Begin, UiSet::Toolbar, UiSet::Panels, UiSet::Table, UiSet::Tools, UiSet::Windows).chain())
+        .configure_sets(EguiPrimaryContextPass, (UiSet::Begin, UiSet::Toolbar, UiSet::ReplayBar, UiSet::Panels, UiSet::Table, UiSet::Tools, UiSet::Windows).chain())
         .configure_sets(EguiPrimaryContextPass, (PanelOrder::Left, PanelOrder::Bottom, PanelOrder::Right).chain().in_set(UiSet::Panels))
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
@@ -164,7 +170,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so

@@ -47,6 +47,14 @@ pub enum SessionCommand {
     Resume,
     /// A fresh game of the current scenario with a new seed.
     Restart,
+    /// Watch the game in the window as a replay, from its first action (see [`Session::watch`]).
+    Watch,
+    /// In a replay: show the game as it stood after this many actions.
+    ReplayTo(usize),
+    /// In a replay: the game as shown becomes the game played; the actions after are dropped.
+    PlayOn,
+    /// Leave the replay: back to the whole game, at its end.
+    StopWatching,
 }
 
 /// An action the engine carried out, with everything it rolled and changed.
@@ -82,10 +90,20 @@ pub struct Session {
     autosave_failed: bool,
     /// The revision last saved to (or loaded from) a file: later changes are unsaved.
     saved_revision: Option<u64>,
+    /// A replay: the whole game, kept aside while `game` shows it part-way. Nothing is changed
+    /// (no orders, no autosave) until the player plays on.
+    watching: Option<Watching>,
     /// Game entity → the app entity mirroring it.
     mirror: HashMap<Entity, Entity>,
     /// The mirror must be rebuilt from scratch (a new game replaced the old one).
     reset: bool,
+}
+
+/// A game being watched as a replay.
+struct Watching {
+    full: Box<dyn Engine>,
+    /// The whole game had actions not saved to a file when the replay began.
+    unsaved: bool,
 }
 
 impl Session {
@@ -112,6 +130,7 @@ impl Session {
             resume_offer: None,
             autosave_failed: false,
             saved_revision: None,
+            watching: None,
             mirror: HashMap::new(),
             reset: true,
         }
@@ -134,6 +153,83 @@ impl Session {
     /// The app entity mirroring a game entity.
     pub fn app_entity(&self, game: Entity) -> Option<Entity> {
         self.mirror.get(&game).copied()
+    }
+
+    /// The whole game: the one being watched in a replay, else the one shown.
+    pub fn whole(&self) -> &dyn Engine {
+        self.watching.as_ref().map_or(self.game.as_ref(), |w| w.full.as_ref())
+    }
+
+    /// Watch the game as a replay from `at` actions: the table, the log and the views show it as
+    /// it stood then, and nothing is changed until [`Session::play_on`].
+    pub fn watch(&mut self, at: usize) {
+        if let Some(w) = self.watching.take() {
+            self.game = w.full;
+        }
+        let unsaved = self.unsaved();
+        let shown = self.game.replayed(at.min(self.game.action_count()));
+        let full = std::mem::replace(&mut self.game, shown);
+        self.watching = Some(Watching { full, unsaved });
+        self.shown_afresh();
+        self.status = Some(("a replay: step through the game; nothing changes until you play on from here".into(), false));
+    }
+
+    /// In a replay, where it stands: (actions shown, actions in the whole game).
+    pub fn replay_at(&self) -> Option<(usize, usize)> {
+        self.watching.as_ref().map(|w| (self.game.action_count(), w.full.action_count()))
+    }
+
+    /// In a replay, show the game after `at` actions. One step forward takes the next action
+    /// (its report is returned, for the dice overlay and the trail); any other jump replays the
+    /// game from its start, as undo does.
+    pub fn replay_to(&mut self, at: usize) -> Option<Report> {
+        let full = &self.watching.as_ref()?.full;
+        let at = at.min(full.action_count());
+        let now = self.game.action_count();
+        if at == now {
+            return None;
+        }
+        if at == now + 1
+            && let Some(action) = full.actions().get(now).cloned()
+            && let Ok(report) = self.game.apply(action)
+        {
+            self.last_report = Some(report.clone());
+            self.last_refusal = None;
+            self.revision += 1;
+            return Some(report);
+        }
+        self.game = full.replayed(at);
+        self.shown_afresh();
+        None
+    }
+
+    /// In a replay: the game as shown becomes the game played; the actions after it are
+    /// dropped. The save it came from is left as it was (the next save asks where).
+    pub fn play_on(&mut self) {
+        let Some(w) = self.watching.take() else { return };
+        let (at, total) = (self.game.action_count(), w.full.action_count());
+        self.save_path = None;
+        self.saved_revision = None;
+        self.status = Some((format!("playing on from action {at} of {total}; the saved game is left as it was"), false));
+        self.changed();
+    }
+
+    /// Leave the replay: the whole game again, at its end.
+    pub fn stop_watching(&mut self) {
+        let Some(w) = self.watching.take() else { return };
+        self.game = w.full;
+        self.shown_afresh();
+        // Back to the game as it was: saved or not, as before the replay.
+        self.saved_revision = (!w.unsaved).then_some(self.revision);
+    }
+
+    /// A replay jumped: the table is rebuilt and the newest report is the one shown. Not an
+    /// action: nothing is autosaved.
+    fn shown_afresh(&mut self) {
+        self.last_report = self.game.reports().last().cloned();
+        self.last_refusal = None;
+        self.reset = true;
+        self.revision += 1;
     }
 
     /// Apply one action now: the report, or the refusal (kept for the panels either way).
@@ -165,8 +261,9 @@ impl Session {
         Some(last)
     }
 
-    /// Replace the game (a load, a resume, a restart).
+    /// Replace the game (a load, a resume, a restart); a replay ends.
     pub fn replace(&mut self, game: Box<dyn Engine>) {
+        self.watching = None;
         self.game = game;
         self.last_report = None;
         self.last_refusal = None;
@@ -177,7 +274,10 @@ impl Session {
     /// Actions taken since the game was last saved to (or loaded from) a file: opening another
     /// would lose them.
     pub fn unsaved(&self) -> bool {
-        self.game.action_count() > 0 && self.saved_revision != Some(self.revision)
+        match &self.watching {
+            Some(w) => w.unsaved,
+            None => self.game.action_count() > 0 && self.saved_revision != Some(self.revision),
+        }
     }
 
     /// The game as it is now is in a file.
@@ -188,10 +288,14 @@ impl Session {
     /// Write the game to `path` (atomically) and make it the game's file; the status line says
     /// how it went. True if it was written.
     pub fn save_to(&mut self, path: &Path) -> bool {
-        match crate::scenario::write_atomically(path, &self.game.save_text()) {
+        // In a replay the whole game is saved, not the part shown.
+        match crate::scenario::write_atomically(path, &self.whole().save_text()) {
             Ok(()) => {
                 self.save_path = Some(path.to_path_buf());
                 self.mark_saved();
+                if let Some(w) = &mut self.watching {
+                    w.unsaved = false;
+                }
                 self.status = Some((format!("saved to {}", path.display()), false));
                 true
             }
@@ -367,6 +471,10 @@ fn resumable(path: &Path) -> Option<String> {
 
 fn take_orders(mut orders: MessageReader<Order>, mut session: ResMut<Session>, mut applied: MessageWriter<Applied>, mut refused: MessageWriter<Refused>) {
     for Order(action) in orders.read() {
+        if session.replay_at().is_some() {
+            session.status = Some((format!("{action}: this is a replay; play on from here (the replay bar) to take over"), true));
+            continue;
+        }
         match session.apply(action.clone()) {
             Ok(report) => {
                 applied.write(Applied(report));
@@ -378,9 +486,25 @@ fn take_orders(mut orders: MessageReader<Order>, mut session: ResMut<Session>, m
     }
 }
 
-fn take_commands(mut commands: MessageReader<SessionCommand>, mut session: ResMut<Session>, mut battlefield: ResMut<Battlefield>, mut view: ResMut<View>, mut settings: Option<ResMut<Settings>>) {
+fn take_commands(
+    mut commands: MessageReader<SessionCommand>,
+    mut session: ResMut<Session>,
+    mut battlefield: ResMut<Battlefield>,
+    mut view: ResMut<View>,
+    mut settings: Option<ResMut<Settings>>,
+    mut applied: MessageWriter<Applied>,
+) {
     for command in commands.read() {
         match command {
+            SessionCommand::Watch => session.watch(0),
+            SessionCommand::ReplayTo(at) => {
+                if let Some(report) = session.replay_to(*at) {
+                    applied.write(Applied(report));
+                }
+            }
+            SessionCommand::PlayOn => session.play_on(),
+            SessionCommand::StopWatching => session.stop_watching(),
+            SessionCommand::Undo if session.replay_at().is_some() => session.status = Some(("a replay: step back with the replay bar; undo is for the game played".into(), true)),
             SessionCommand::Undo => {
                 if session.undo().is_none() {
                     session.status = Some(("nothing to take back".into(), true));
@@ -729,6 +853,106 @@ mod tests {
         let s = app.world().resource::<Session>();
         assert!(s.status.is_none(), "told once: {:?}", s.status);
         assert_eq!(s.game.action_count(), 2, "play goes on");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A session on two automatic turns of the teaching battle, played out.
+    fn played() -> App {
+        let scenario = crate::rules::simulate::with_turns(&crate::scenario::default_scenario(), Some(2));
+        let mut game = registry::open(scenario.rules, scenario, 7).expect("opens");
+        crate::rules::simulate::play_out(game.as_mut(), None);
+        let path = std::env::temp_dir().join(format!("otp-replay-{}-{:?}.ron", std::process::id(), std::thread::current().id()));
+        std::fs::write(&path, game.save_text()).unwrap();
+        let opening = Opening::read(&path).expect("the save reads");
+        std::fs::remove_file(&path).ok();
+        let mut a = app(opening);
+        a.world_mut().resource_mut::<Session>().autosave = None;
+        a
+    }
+
+    fn command(app: &mut App, c: SessionCommand) {
+        app.world_mut().write_message(c);
+        app.update();
+    }
+
+    // Issue 22: replay stepping back and forth reproduces the game's state at each action, as a
+    // fresh replay to that action has it.
+    #[test]
+    fn a_replay_steps_back_and_forth_through_the_very_game() {
+        let mut app = played();
+        let whole = app.world().resource::<Session>().game.save_text();
+        let fresh = registry::load_save(&whole, "fresh").expect("replays");
+        let total = fresh.action_count();
+        assert!(total > 20, "two turns of play have many actions ({total})");
+        command(&mut app, SessionCommand::Watch);
+        assert_eq!(app.world().resource::<Session>().replay_at(), Some((0, total)));
+        let at = |app: &App| app.world().resource::<Session>().game.snapshot();
+        // Forward one action at a time: each step is the game's next action, its report the one kept.
+        for k in 1..=total {
+            command(&mut app, SessionCommand::ReplayTo(k));
+            assert_eq!(at(&app), fresh.replayed(k).snapshot(), "forward to {k}");
+            let s = app.world().resource::<Session>();
+            assert_eq!(s.last_report.as_ref().map(|r| &r.title), fresh.reports().get(k - 1).map(|r| &r.title));
+        }
+        // Back one at a time, and jumps either way.
+        for k in (total.saturating_sub(6)..total).rev() {
+            command(&mut app, SessionCommand::ReplayTo(k));
+            assert_eq!(at(&app), fresh.replayed(k).snapshot(), "back to {k}");
+        }
+        for k in [3, total / 2, 1, total] {
+            command(&mut app, SessionCommand::ReplayTo(k));
+            assert_eq!(at(&app), fresh.replayed(k).snapshot(), "jump to {k}");
+        }
+        // The mirror the table draws follows: the units' strengths are the game's at that action.
+        command(&mut app, SessionCommand::ReplayTo(total / 2));
+        let game_units: Vec<(String, u32)> = {
+            let s = app.world().resource::<Session>();
+            let w = s.game.world();
+            let mut v: Vec<_> = w.try_query::<&Unit>().unwrap().iter(w).map(|u| (u.name.clone(), u.figures)).collect();
+            v.sort();
+            v
+        };
+        let shown: Vec<(String, u32)> = units(&mut app).into_iter().map(|(n, f, _)| (n, f)).collect();
+        assert_eq!(shown, game_units);
+    }
+
+    // Issue 22: nothing is changed in a replay until "play on from here"; leaving it gives back
+    // the whole game; playing on drops the later actions and leaves the saved file alone.
+    #[test]
+    fn a_replay_changes_nothing_until_played_on() {
+        let mut app = played();
+        let whole = app.world().resource::<Session>().game.snapshot();
+        let total = app.world().resource::<Session>().game.action_count();
+        assert!(!app.world().resource::<Session>().unsaved(), "a loaded save is saved");
+        command(&mut app, SessionCommand::Watch);
+        command(&mut app, SessionCommand::ReplayTo(5));
+        // Orders and undo are turned away, with a word why.
+        send(&mut app, Action::Next);
+        command(&mut app, SessionCommand::Undo);
+        let s = app.world().resource::<Session>();
+        assert_eq!(s.replay_at(), Some((5, total)));
+        assert!(s.status.as_ref().is_some_and(|(t, e)| *e && t.contains("replay")), "{:?}", s.status);
+        assert!(!s.unsaved(), "watching is not a change");
+        // Saving in a replay saves the whole game, not the part shown.
+        let dir = std::env::temp_dir().join(format!("otp-replay-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        command(&mut app, SessionCommand::Save(dir.join("whole.ron")));
+        assert_eq!(load(&dir.join("whole.ron")).snapshot(), whole);
+        // Close: the whole game again.
+        command(&mut app, SessionCommand::StopWatching);
+        let s = app.world().resource::<Session>();
+        assert_eq!((s.replay_at(), s.game.snapshot()), (None, whole.clone()));
+        assert!(!s.unsaved());
+        // Play on from action 5: the game is those 5 actions, and goes on from there.
+        command(&mut app, SessionCommand::Watch);
+        command(&mut app, SessionCommand::ReplayTo(5));
+        command(&mut app, SessionCommand::PlayOn);
+        let s = app.world().resource::<Session>();
+        assert_eq!((s.replay_at(), s.game.action_count(), s.save_path.clone()), (None, 5, None), "the next save asks where");
+        assert!(s.unsaved(), "a new line of play, not yet saved");
+        send(&mut app, Action::Next);
+        assert_eq!(app.world().resource::<Session>().game.action_count(), 6, "orders are taken again");
+        assert_eq!(load(&dir.join("whole.ron")).snapshot(), whole, "the saved game is left as it was");
         std::fs::remove_dir_all(&dir).ok();
     }
 

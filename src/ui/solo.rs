@@ -193,6 +193,10 @@ fn drive(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(session) = session else { return };
+    // A replay shows a game already played: nobody decides anything in it.
+    if session.replay_at().is_some() {
+        return;
+    }
     let engine = session.engine();
     let sides = engine.scenario().sides.len();
     if settings.automatic.len() != sides {

@@ -17,9 +17,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::RichText;
 
 use super::camera::View;
+pub(crate) use super::keys::{BINDINGS, Binding, Shortcut, key};
 use super::file_menu::{self, OpenDialog, SaveDialog};
 use super::overlays::{self, Overlays};
 use super::camera::CentreOn;
+use super::replay::ReplayControl;
 use super::roster;
 use super::ruler::Ruler;
 use super::session::{Order, Session, SessionCommand};
@@ -41,6 +43,7 @@ pub(crate) struct Help {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Help>()
         .init_resource::<ConfirmNew>()
+        .add_message::<ReplayControl>()
         .add_systems(EguiPrimaryContextPass, (toolbar.in_set(UiSet::Toolbar), (help_window.run_if(super::fonts_ready), confirm_new_window).in_set(UiSet::Windows)))
         .add_systems(Update, keyboard);
 }
@@ -48,74 +51,6 @@ pub(super) fn plugin(app: &mut App) {
 /// "Start a new game?" is showing (a new game throws the current one away; the autosave too).
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub(crate) struct ConfirmNew(pub bool);
-
-/// Something a key does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Shortcut {
-    Undo,
-    Save,
-    SaveAs,
-    Open,
-    New,
-    Help,
-    TurnPanel,
-    UnitSheet,
-    Log,
-    Roster,
-    Start,
-    Draw,
-    End,
-    NextUnit,
-    PreviousUnit,
-    Pause,
-    Step,
-    Slower,
-    Faster,
-    Trail,
-}
-
-/// A key, the modifiers it needs, its name as shown, and what it does.
-pub(crate) struct Binding {
-    pub shortcut: Shortcut,
-    key: KeyCode,
-    ctrl: bool,
-    shift: bool,
-    pub label: &'static str,
-    pub what: &'static str,
-}
-
-const fn bind(shortcut: Shortcut, key: KeyCode, ctrl: bool, shift: bool, label: &'static str, what: &'static str) -> Binding {
-    Binding { shortcut, key, ctrl, shift, label, what }
-}
-
-/// The window's own keys (the table's, the overlays' and the orders' are listed beside them in F1).
-pub(crate) const BINDINGS: &[Binding] = &[
-    bind(Shortcut::Start, KeyCode::KeyS, false, false, "S", "start the game (its set-up rolls, such as commander values)"),
-    bind(Shortcut::Draw, KeyCode::KeyD, false, false, "D", "go on with the sequence when it rolls (the turn panel's main button)"),
-    bind(Shortcut::End, KeyCode::End, false, false, "End", "end the activation or the player-turn (the turn panel's main button)"),
-    bind(Shortcut::NextUnit, KeyCode::KeyN, false, false, "N", "next unit that acts now: select it and bring it into view"),
-    bind(Shortcut::PreviousUnit, KeyCode::KeyN, false, true, "Shift+N", "the unit before"),
-    bind(Shortcut::Undo, KeyCode::KeyZ, true, false, "Ctrl+Z", "undo: take back the last action (the dice come out as before)"),
-    bind(Shortcut::Save, KeyCode::KeyS, true, false, "Ctrl+S", "save the game (to its file; the first time, asks where)"),
-    bind(Shortcut::SaveAs, KeyCode::KeyS, true, true, "Ctrl+Shift+S", "save as… another file"),
-    bind(Shortcut::Open, KeyCode::KeyO, true, false, "Ctrl+O", "open a scenario or a saved game (asks first if the game is not saved)"),
-    bind(Shortcut::New, KeyCode::KeyN, true, false, "Ctrl+N", "a new game of this scenario (asks first)"),
-    bind(Shortcut::Pause, KeyCode::KeyP, false, false, "P", "pause or go on with the automatic player"),
-    bind(Shortcut::Step, KeyCode::Period, false, false, ".", "the automatic player takes one action (while paused)"),
-    bind(Shortcut::Slower, KeyCode::BracketLeft, false, false, "[", "the automatic player slower"),
-    bind(Shortcut::Faster, KeyCode::BracketRight, false, false, "]", "the automatic player faster"),
-    bind(Shortcut::Trail, KeyCode::KeyT, false, false, "T", "each unit's last move drawn on the table, on or off"),
-    bind(Shortcut::Help, KeyCode::F1, false, false, "F1", "this help"),
-    bind(Shortcut::TurnPanel, KeyCode::F2, false, false, "F2", "fold or unfold the turn panel (left)"),
-    bind(Shortcut::UnitSheet, KeyCode::F3, false, false, "F3", "fold or unfold the unit sheet (right)"),
-    bind(Shortcut::Log, KeyCode::F4, false, false, "F4", "fold or unfold the game log (bottom)"),
-    bind(Shortcut::Roster, KeyCode::F5, false, false, "F5", "the roster of every unit (left panel), or back to the turn"),
-];
-
-/// The key for a shortcut, as shown on its button.
-pub(crate) fn key(shortcut: Shortcut) -> &'static str {
-    BINDINGS.iter().find(|b| b.shortcut == shortcut).map_or("", |b| b.label)
-}
 
 /// The modifier keys as the keyboard's messages left them.
 #[derive(Default)]
@@ -160,6 +95,7 @@ pub(crate) struct Shell<'w> {
     solo: ResMut<'w, SoloSettings>,
     selection: ResMut<'w, Selection>,
     centre: MessageWriter<'w, CentreOn>,
+    replay: MessageWriter<'w, ReplayControl>,
 }
 
 impl Shell<'_> {
@@ -177,6 +113,11 @@ impl Shell<'_> {
                 s.turn_panel = true;
             }
             Shortcut::Trail => self.settings.trail = !self.settings.trail,
+            Shortcut::ReplayBack | Shortcut::ReplayForward | Shortcut::ReplayPreviousTurn | Shortcut::ReplayNextTurn | Shortcut::ReplayPlay => {
+                if let Some(control) = ReplayControl::of(shortcut) {
+                    self.replay.write(control);
+                }
+            }
             Shortcut::Pause => self.solo.paused = !self.solo.paused,
             Shortcut::Step => self.solo.step(),
             Shortcut::Slower => self.solo.pace = (self.solo.pace * 1.5).min(super::solo::PACES.1),
@@ -379,6 +320,15 @@ fn toolbar(
                 let undo = ui.add_enabled(n > 0, keyed("↩ Undo", Shortcut::Undo, roomy));
                 if undo.on_hover_text(format!("Take back the last action: {last} ({}). The dice come out as before.", key(Shortcut::Undo))).on_disabled_hover_text("Nothing to take back").clicked() {
                     commands.write(SessionCommand::Undo);
+                }
+                let watching = s.replay_at().is_some();
+                if ui
+                    .add_enabled(n > 0 && !watching, egui::Button::new("⏪ Replay"))
+                    .on_hover_text("Watch this game from its start, action by action, with the log and the dice following; nothing changes until you play on from a chosen action")
+                    .on_disabled_hover_text(if watching { "A replay is showing (the bar below)" } else { "No actions to replay yet" })
+                    .clicked()
+                {
+                    commands.write(SessionCommand::Watch);
                 }
                 if ui.add(keyed("✚ New", Shortcut::New, roomy)).on_hover_text(format!("A new game of this scenario with fresh dice ({})", key(Shortcut::New))).clicked() {
                     confirm.0 = true;
@@ -710,8 +660,24 @@ mod tests {
             .add_message::<SessionCommand>()
             .add_message::<Order>()
             .add_message::<CentreOn>()
+            .add_message::<ReplayControl>()
             .add_systems(Update, keyboard);
         app
+    }
+
+    // Issue 22: the replay's keys, PgUp / PgDn a step and with Ctrl a turn, Space play.
+    #[test]
+    fn replay_keys_send_the_replay_controls() {
+        let mut a = app(&[], None);
+        let sent = |a: &mut App, held: &[KeyCode]| {
+            press(a, held);
+            a.world_mut().resource_mut::<Messages<ReplayControl>>().drain().collect::<Vec<_>>()
+        };
+        assert_eq!(sent(&mut a, &[KeyCode::PageDown]), [ReplayControl::Forward]);
+        assert_eq!(sent(&mut a, &[KeyCode::PageUp]), [ReplayControl::Back]);
+        assert_eq!(sent(&mut a, &[KeyCode::ControlLeft, KeyCode::PageUp]), [ReplayControl::PreviousTurn]);
+        assert_eq!(sent(&mut a, &[KeyCode::ControlRight, KeyCode::PageDown]), [ReplayControl::NextTurn]);
+        assert_eq!(sent(&mut a, &[KeyCode::Space]), [ReplayControl::PlayPause]);
     }
 
     /// One frame in which these keys go down (`true`) and up (`false`), in this order, as winit

@@ -25,7 +25,7 @@ use super::camera::CentreOn;
 use super::roster;
 use super::settings::{LeftTab, Settings};
 use super::solo::{self, SoloSettings, SoloState};
-use super::toolbar::{Shortcut, key};
+use super::keys::{Shortcut, key};
 use super::table_view::Selection;
 use super::{FreeRect, PanelOrder, UiSet, root_ui};
 use crate::rules::action::Action;

@@ -47,6 +47,33 @@ pub fn open(scenario: Scenario, seed: u64) -> Box<dyn Engine> {
     Box::new(Game::new(scenario, seed))
 }
 
+/// `otp fire` / `otp melee` and the side-by-side judgement at set-up: a game played on by its
+/// own sequence to where `unit`'s side acts with it: step 4 for a shot (OR5: a unit without an
+/// order holds, and a holding unit fires there), step 3 for a charge, the unit having been
+/// written the charge order in step 1 (OR2, OR4) — so the preview is refused only for what the
+/// shot or the charge itself breaks.
+pub fn at_step_for(scenario: Scenario, unit: &str, fire: bool) -> Box<dyn Engine> {
+    let mut game = Game::new(scenario, 1);
+    if let Ok(e) = game.find(unit) {
+        let side = game.unit(e).map_or(0, |u| u.side);
+        for _ in 0..24 {
+            let mine = game.acting_side() == Some(side);
+            match game.phase() {
+                game::Phase::FirstFire(_) if fire && mine => break,
+                game::Phase::Reveal(_) if !fire && mine => break,
+                game::Phase::Orders(_) if !fire && mine => {
+                    let _ = game.apply(Action::AcwOrders(OrAction::WriteOrder { unit: unit.to_string(), order: Order::C }));
+                }
+                _ => {}
+            }
+            if game.apply(Action::Next).is_err() {
+                break;
+            }
+        }
+    }
+    Box::new(game)
+}
+
 /// A saved game read from `text` and replayed; every problem as `file:line:col: message`.
 pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
     let save = save::Save::parse(text, file)?;

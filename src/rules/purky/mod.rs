@@ -48,6 +48,35 @@ pub fn open(scenario: Scenario, seed: u64) -> Result<Box<dyn Engine>, String> {
     Ok(Box::new(Game::new(scenario, seed)?))
 }
 
+/// `otp fire` / `otp melee` and the side-by-side judgement at set-up: a game played on by its
+/// own sequence (each question given its first answer) to where `unit`'s side acts: its fire
+/// step for a shot (PK3), its move step for a charge (PK18), so the preview is refused only for
+/// what the shot or the charge itself breaks.
+pub fn at_step_for(scenario: Scenario, unit: &str, fire: bool) -> Result<Box<dyn Engine>, String> {
+    let mut game = Game::new(scenario, 1)?;
+    if let Ok(e) = game.find(unit) {
+        let side = game.world().get::<crate::scenario::spawn::Unit>(e).map_or(0, |u| u.side);
+        for _ in 0..24 {
+            let due = match game.current() {
+                game::Step::Fire(t) => fire && game.side_of(t) == side,
+                game::Step::Move(t) => !fire && game.side_of(t) == side,
+                _ => false,
+            };
+            if due && game.open_question().is_none() {
+                break;
+            }
+            let next = match game.open_question() {
+                Some(q) => Action::Answer { prompt: q.id, option: 0 },
+                None => Action::Next,
+            };
+            if game.apply(next).is_err() {
+                break;
+            }
+        }
+    }
+    Ok(Box::new(game))
+}
+
 /// A saved Purky game read from `text` and replayed; every problem as `file:line:col: message`.
 pub fn load_save(text: &str, file: &str) -> Result<Box<dyn Engine>, String> {
     let save = save::Save::parse(text, file)?;
