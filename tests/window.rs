@@ -318,6 +318,28 @@ fn replay_checks(display: &str, dir: &Path) -> Vec<Check> {
     out
 }
 
+/// Issue 22: the same shot under every rule set, side by side (`OTP_COMPARE`): the window opens
+/// with a column a rule set, their titles in gold.
+fn compare_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let gold = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [236, 200, 110], 8)).count();
+    let shot = |name: &str, env: &[(&str, &str)]| -> Result<image::RgbImage, String> {
+        let png = dir.join(name);
+        play_screenshot(display, &png, env)?;
+        image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
+    };
+    let without = shot("compare-0-closed.png", &[]);
+    let fire = shot("compare-1-fire.png", &[("OTP_COMPARE", "Royal Artillery,Delaware Light Infantry,ball")]);
+    let charge = shot("compare-2-charge.png", &[("OTP_COMPARE", "British Legion Infantry,Delaware Light Infantry,charge")]);
+    match (without, fire, charge) {
+        (Ok(a), Ok(b), Ok(c)) => {
+            let (g0, g1, g2) = (gold(&a), gold(&b), gold(&c));
+            println!("  compare: gold {g0} px closed, {g1} px on a shot, {g2} px on a charge");
+            vec![check("compare_window_shows_every_rule_set", g1 >= g0 + 600 && g2 >= g0 + 600, || format!("gold {g0} px closed, {g1} on a shot, {g2} on a charge"))]
+        }
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => vec![check("compare_window_shows_every_rule_set", false, || e)],
+    }
+}
+
 /// Run `otp play --screenshot`, returning its stdout.
 fn play_screenshot(display: &str, out: &Path, env: &[(&str, &str)]) -> Result<String, String> {
     play_screenshot_of(display, None, out, env)
@@ -959,6 +981,7 @@ fn main() -> ExitCode {
     checks.extend(overlay_checks(&display, &dir));
     checks.extend(play_checks(&display, &dir));
     checks.extend(replay_checks(&display, &dir));
+    checks.extend(compare_checks(&display, &dir));
     checks.extend(idle_checks(&display, "1280x800"));
     checks.extend(fit_checks(&display, &dir, "1280x800", (1280, 800)));
     checks.extend(drag_checks(&display, &dir));

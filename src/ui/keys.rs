@@ -31,6 +31,7 @@ pub(crate) enum Shortcut {
     ReplayPreviousTurn,
     ReplayNextTurn,
     ReplayPlay,
+    Compare,
 }
 
 /// A key, the modifiers it needs, its name as shown, and what it does.
@@ -69,6 +70,7 @@ pub(crate) const BINDINGS: &[Binding] = &[
     bind(Shortcut::ReplayPreviousTurn, KeyCode::PageUp, true, false, "Ctrl+PgUp", "in a replay: to the start of this turn, or of the one before"),
     bind(Shortcut::ReplayNextTurn, KeyCode::PageDown, true, false, "Ctrl+PgDn", "in a replay: to the start of the next turn"),
     bind(Shortcut::ReplayPlay, KeyCode::Space, false, false, "Space", "in a replay: play on at the pace, or pause"),
+    bind(Shortcut::Compare, KeyCode::KeyK, false, false, "K", "the selected unit's shot or charge judged by every rule set, side by side"),
     bind(Shortcut::Help, KeyCode::F1, false, false, "F1", "this help"),
     bind(Shortcut::TurnPanel, KeyCode::F2, false, false, "F2", "fold or unfold the turn panel (left)"),
     bind(Shortcut::UnitSheet, KeyCode::F3, false, false, "F3", "fold or unfold the unit sheet (right)"),

@@ -25,6 +25,7 @@
 
 mod backdrop;
 mod camera;
+mod compare;
 mod dice_overlay;
 mod file_menu;
 mod fire_orders;
@@ -170,7 +171,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so

@@ -21,6 +21,7 @@ pub(crate) use super::keys::{BINDINGS, Binding, Shortcut, key};
 use super::file_menu::{self, OpenDialog, SaveDialog};
 use super::overlays::{self, Overlays};
 use super::camera::CentreOn;
+use super::compare::Compare;
 use super::replay::ReplayControl;
 use super::roster;
 use super::ruler::Ruler;
@@ -96,6 +97,7 @@ pub(crate) struct Shell<'w> {
     selection: ResMut<'w, Selection>,
     centre: MessageWriter<'w, CentreOn>,
     replay: MessageWriter<'w, ReplayControl>,
+    compare: ResMut<'w, Compare>,
 }
 
 impl Shell<'_> {
@@ -118,6 +120,7 @@ impl Shell<'_> {
                     self.replay.write(control);
                 }
             }
+            Shortcut::Compare => self.compare.open = !self.compare.open,
             Shortcut::Pause => self.solo.paused = !self.solo.paused,
             Shortcut::Step => self.solo.step(),
             Shortcut::Slower => self.solo.pace = (self.solo.pace * 1.5).min(super::solo::PACES.1),
@@ -279,7 +282,7 @@ fn toolbar(
     mut ruler: ResMut<Ruler>,
     mut help: ResMut<Help>,
     (mut open, mut save, mut confirm): (ResMut<OpenDialog>, ResMut<SaveDialog>, ResMut<ConfirmNew>),
-    (mut teach, mut settings): (ResMut<Overlays>, ResMut<Settings>),
+    (mut teach, mut settings, mut compare): (ResMut<Overlays>, ResMut<Settings>, ResMut<Compare>),
     session: Option<Res<Session>>,
     mut commands: MessageWriter<SessionCommand>,
     mut world_commands: Commands,
@@ -355,6 +358,9 @@ fn toolbar(
                 if ui.selectable_label(*on, name).on_hover_text(tip).clicked() {
                     *on = !*on;
                 }
+            }
+            if ui.selectable_label(compare.open, "⚖ Compare").on_hover_text(format!("The selected unit's shot or charge at an enemy, judged by every rule set side by side — {}", key(Shortcut::Compare))).clicked() {
+                compare.open = !compare.open;
             }
             ui.separator();
             ui.menu_button("View", |ui| view_menu(ui, &mut settings)).response.on_hover_text("Fold and unfold the panels, the roster, the trail of moves, the text size");
@@ -661,6 +667,7 @@ mod tests {
             .add_message::<Order>()
             .add_message::<CentreOn>()
             .add_message::<ReplayControl>()
+            .init_resource::<Compare>()
             .add_systems(Update, keyboard);
         app
     }
