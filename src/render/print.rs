@@ -514,9 +514,9 @@ fn sheet_pages(s: &Scenario, l: &Layout) -> Vec<String> {
 /// The set-up as it prints: the window's picture on a pale cloth (a table's worth of solid green
 /// is a lot of ink and hides pencil marks), with a grid and table edge drawn as thin lines on
 /// paper rather than lines a screen can show when zoomed out.
-pub fn paper_picture(s: &Scenario) -> picture::Picture {
+pub fn paper_picture(s: &Scenario, text: f32) -> picture::Picture {
     use picture::palette;
-    let mut p = picture::setup(s);
+    let mut p = picture::setup_with_labels(s, text);
     for shape in &mut p.shapes {
         match shape {
             Shape::Polygon { fill: Some(fill), .. } if *fill == palette::CLOTH => *fill = PAPER_CLOTH,
@@ -531,16 +531,21 @@ pub fn paper_picture(s: &Scenario) -> picture::Picture {
     p
 }
 
+/// Label sizes on the tiles against the whole-table view's: unit names 0.15" high at scale 1.
+pub const TILE_TEXT: f32 = 0.3;
+
 /// The cloth on paper: the window's green, mostly white.
 pub const PAPER_CLOTH: picture::Rgba = [226, 234, 212, 255];
 
 /// Every page of a printed scenario: the map, the tiles row by row, the set-up sheet.
 pub fn pages(s: &Scenario, paper: Paper, scale: f32) -> Result<(Layout, Vec<PrintPage>), String> {
     let l = Layout::new(Vec2::new(s.table.width, s.table.depth), paper, scale)?;
-    let picture = paper_picture(s);
+    // The map keeps the whole-table view's labels; the tiles' letters print about 0.15" high
+    // (unit names) at any scale.
+    let picture = paper_picture(s, (TILE_TEXT / scale).min(1.0));
     let sheets = sheet_pages(s, &l);
     let total = 1 + l.tiles() + sheets.len();
-    let mut pages = vec![PrintPage { kind: PageKind::Map, svg: map_page(&picture, &l, &s.name, total, sheets.len()) }];
+    let mut pages = vec![PrintPage { kind: PageKind::Map, svg: map_page(&paper_picture(s, 1.0), &l, &s.name, total, sheets.len()) }];
     for row in 0..l.rows {
         for col in 0..l.cols {
             pages.push(PrintPage { kind: PageKind::Tile { row, col }, svg: tile_page(&picture, &l, row, col, pages.len() + 1, total, &s.name) });
@@ -575,6 +580,7 @@ mod tests {
     fn scenario(name: &str) -> Scenario {
         crate::scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).expect("a shipped scenario loads")
     }
+
 
     /// Stroked straight segments of a content stream whose stroke colour is black (the inch
     /// grid's), as ((x1, y1), (x2, y2)) in points.
