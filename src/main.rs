@@ -49,14 +49,19 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Draw a scenario's set-up to .svg or .png, in the window's colours.
+    /// Draw a scenario's set-up to .svg or .png, in the window's colours; or with --print, at true
+    /// scale to a .pdf tiled over pages, with a page map and a set-up sheet.
     Render {
         file: PathBuf,
         #[arg(short, long)]
         output: PathBuf,
-        /// Pixels per inch for PNG output.
-        #[arg(long, default_value_t = otp::render::DEFAULT_PNG_SCALE)]
-        scale: f32,
+        /// Pixels per inch for PNG output (default 20); with --print, the print scale (default 1,
+        /// true size; 2 prints the table twice as large).
+        #[arg(long)]
+        scale: Option<f32>,
+        /// Print the table at true scale over pages of this paper (A4 or Letter) into a .pdf.
+        #[arg(long, value_enum, ignore_case = true, value_name = "PAPER")]
+        print: Option<otp::render::print::Paper>,
     },
     /// A shot at set-up: its geometry, every modifier with its rule, the chart column and the exact odds
     /// (`--rules all`: judged by every rule set that can read the scenario, side by side).
@@ -130,7 +135,8 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, replay: false, rules: RulesArg { rules: None } }) {
         Command::Play { file, screenshot, force, replay, rules } => play(file, screenshot, force, replay, rules.rules.as_deref()),
         Command::Check { files } => check(&files),
-        Command::Render { file, output, scale } => render(&file, &output, scale),
+        Command::Render { file, output, scale, print: None } => render(&file, &output, scale.unwrap_or(otp::render::DEFAULT_PNG_SCALE)),
+        Command::Render { file, output, scale, print: Some(paper) } => print(&file, &output, paper, scale.unwrap_or(1.0)),
         Command::Fire { scenario, firer, target, json, ball, rules } => preview(&scenario, PreviewCommand::Fire { ball }, &firer, &target, json, rules.rules.as_deref()),
         Command::Melee { scenario, attacker, defender, json, special, rules } => preview(&scenario, PreviewCommand::Melee { special }, &attacker, &defender, json, rules.rules.as_deref()),
         Command::Simulate { scenario, seed, turns, games, balance: true, bot, rules, .. } => balance(&scenario, seed, turns, games, bot.as_deref(), rules.rules.as_deref()),
@@ -234,6 +240,34 @@ fn render(file: &Path, output: &Path, scale: f32) -> ExitCode {
     match otp::render::write(&otp::picture::setup(&s), &s.name, output, scale) {
         Ok(()) => {
             println!("wrote {}", output.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print(file: &Path, output: &Path, paper: otp::render::print::Paper, scale: f32) -> ExitCode {
+    let s = match load(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Err(code) = refuse_overwriting_input(output, &[file]) {
+        return code;
+    }
+    match otp::render::print::write(&s, paper, scale, output) {
+        Ok((layout, pages)) => {
+            println!(
+                "wrote {}: {pages} pages of {} {} (map, {} tiles in {} rows of {}, set-up sheet)",
+                output.display(),
+                paper.name(),
+                if layout.landscape { "landscape" } else { "portrait" },
+                layout.tiles(),
+                layout.rows,
+                layout.cols
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -623,7 +623,25 @@ pub fn declutter(labels: &mut [Shape], stands: &[Footprint], scale: f32, width: 
 
 /// The whole set-up of a scenario as it starts: table, units and commanders.
 pub fn setup(scenario: &Scenario) -> Picture {
+    setup_with_labels(scenario, 1.0)
+}
+
+/// [`setup`] with every label `text` times its size, units' and commanders' labels drawn in
+/// nearer to them to match, before they are placed clear of each other: a table printed at true
+/// size wants letters a fifth of an inch high, not the half inch a whole-table view needs.
+pub fn setup_with_labels(scenario: &Scenario, text: f32) -> Picture {
     let mut picture = table(scenario);
+    let shrink = |label: Option<&mut Shape>, towards: Vec2, by: f32| {
+        if let Some(Shape::Label { at, size, .. }) = label {
+            *size *= text;
+            *at += towards * by * (1.0 - text);
+        }
+    };
+    if text != 1.0 {
+        for shape in &mut picture.shapes {
+            shrink(Some(shape), Vec2::ZERO, 0.0);
+        }
+    }
     let mut labels = Vec::new();
     let mut all_stands = Vec::new();
     for (si, side) in scenario.sides.iter().enumerate() {
@@ -633,15 +651,24 @@ pub fn setup(scenario: &Scenario) -> Picture {
                 let stands: Vec<Footprint> = basing::layout(u, &scenario.basing).map(|v| v.into_iter().map(|(f, _)| f).collect()).unwrap_or_default();
                 let look = UnitLook { name: &u.name, arm: u.arm, figures: u.figures, colour, morale_marker: u.morale_marker, selected: false };
                 unit(&look, &stands, &mut picture.shapes, &mut labels);
+                if text != 1.0 && !stands.is_empty() {
+                    shrink(labels.last_mut(), stands[0].forward(), 0.45);
+                }
                 all_stands.extend(stands);
             }
             let at = b.commander.at.map(Vec2::from).unwrap_or_else(|| crate::scenario::spawn::behind_unit(&b.units[0]));
             commander(&b.commander.name, at, colour, &mut picture.shapes, &mut labels);
+            if text != 1.0 {
+                shrink(labels.last_mut(), Vec2::Y, 0.35);
+            }
         }
         if let Some(c) = &side.commander
             && let Some(at) = c.at
         {
             commander(&c.name, Vec2::from(at), colour, &mut picture.shapes, &mut labels);
+            if text != 1.0 {
+                shrink(labels.last_mut(), Vec2::Y, 0.35);
+            }
         }
     }
     declutter(&mut labels, &all_stands, 1.0, picture.width, picture.depth);

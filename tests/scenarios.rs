@@ -362,6 +362,44 @@ fn every_problem_of_a_bad_file_is_located_by_the_parser_not_by_searching_for_the
 }
 
 #[test]
+fn render_print_writes_one_pdf_and_refuses_bad_paper_scale_or_output() {
+    let dir = std::env::temp_dir().join(format!("otp-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_otp");
+    let cowpens = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/cowpens.ron");
+    let out = dir.join("cowpens.pdf");
+    // Letter, any case: 96" x 72" on 7.5" x 10" of paper a page, portrait, pages every 7" across
+    // and 9.5" down: 14 columns x 8 rows, beside landscape's 11 x 11.
+    let run = Command::new(bin).arg("render").arg(&cowpens).args(["--print", "letter", "-o"]).arg(&out).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(said.contains("114 pages of Letter portrait (map, 112 tiles in 8 rows of 14, set-up sheet)"), "{said}");
+    let pdf = std::fs::read(&out).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let text = String::from_utf8_lossy(&pdf);
+    assert_eq!(text.matches("/Type /Page ").count(), 114);
+    assert_eq!(text.matches("/MediaBox [0 0 612 792]").count(), 112 + 1, "tiles and the sheet on portrait Letter");
+    // Bad input: a clear message, and the PDF already there is left as it was.
+    let before = std::fs::read(&out).unwrap();
+    let bad = Command::new(bin).arg("render").arg(&cowpens).args(["--print", "A3", "-o"]).arg(&out).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2), "a clap usage error");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("invalid value 'A3' for '--print <PAPER>'") && err.contains("[possible values: A4, Letter]"), "{err}");
+    for (args, message) in [(["--print", "A4", "--scale", "0"], "--scale with --print must be 0.1 to 10"), (["--print", "A4", "--scale", "8"], "pages of A4; lower --scale")] {
+        let bad = Command::new(bin).arg("render").arg(&cowpens).args(args).arg("-o").arg(&out).output().unwrap();
+        assert_eq!(bad.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&bad.stderr).contains(message), "{}", String::from_utf8_lossy(&bad.stderr));
+    }
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    let svg = dir.join("cowpens.svg");
+    let bad = Command::new(bin).arg("render").arg(&cowpens).args(["--print", "A4", "-o"]).arg(&svg).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("with --print the output must end in .pdf"));
+    assert!(!svg.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn render_escapes_names_so_the_svg_parses() {
     use otp::scenario::model::Terrain;
     // Names straight from code, past the loader's checks: the SVG must still be valid XML.

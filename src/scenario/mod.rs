@@ -169,12 +169,17 @@ pub fn to_ron(scenario: &Scenario) -> String {
 
 /// Write a file atomically: a temporary file beside it, then a rename, so a crash leaves the old one.
 pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    write_bytes_atomically(path, contents.as_bytes())
+}
+
+/// [`write_atomically`] for bytes (PNG, PDF).
+pub fn write_bytes_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| std::io::Error::other("no file name"))?;
     let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
     let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(contents.as_bytes())?;
+    f.write_all(contents)?;
     f.sync_all()?;
     drop(f);
     std::fs::rename(&tmp, path).inspect_err(|_| {

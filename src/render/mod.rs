@@ -5,12 +5,15 @@ use std::path::Path;
 
 use crate::picture::{Picture, Rgba, Shape, Stroke};
 
+pub mod pdf;
+pub mod print;
+
 /// Pixels per inch of a PNG unless asked otherwise: a 6' x 4' table is 1440 x 960.
 pub const DEFAULT_PNG_SCALE: f32 = 20.0;
 /// Margin around the table, inches.
 const MARGIN: f32 = 1.0;
 
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 const FONT_FAMILY: &str = "DejaVu Sans";
 
 fn paint(attr: &str, c: Option<Rgba>) -> String {
@@ -65,8 +68,26 @@ pub fn svg(picture: &Picture, title: &str) -> String {
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     let bg = crate::picture::palette::BACKGROUND;
     let _ = writeln!(out, r#"<rect x="0" y="0" width="{w:.2}" height="{h:.2}" fill="rgb({},{},{})"/>"#, bg[0], bg[1], bg[2]);
+    write_shapes(&mut out, &picture.shapes, &fx, &fy, |_| true);
+    // Title and a scale bar under the table.
+    let y = picture.depth + 2.0 * MARGIN + 0.6;
+    let _ = writeln!(out, r#"<text x="{MARGIN}" y="{y:.2}" font-size="0.8" fill="rgb(235,230,210)">{}</text>"#, escape(title));
+    let x0 = w - MARGIN - 13.0;
+    let _ = writeln!(out, r#"<g stroke="rgb(235,230,210)" stroke-width="0.12"><line x1="{x0:.2}" y1="{y:.2}" x2="{:.2}" y2="{y:.2}"/><line x1="{x0:.2}" y1="{:.2}" x2="{x0:.2}" y2="{:.2}"/><line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}"/><line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}"/></g>"#,
+        x0 + 12.0, y - 0.3, y + 0.3, x0 + 6.0, y - 0.2, x0 + 6.0, y + 0.2, x0 + 12.0, y - 0.3, x0 + 12.0, y + 0.3);
+    for (dx, t) in [(0.0, "0"), (6.0, "6\""), (12.0, "12\"")] {
+        let _ = writeln!(out, r#"<text x="{:.2}" y="{:.2}" font-size="0.6" text-anchor="middle" fill="rgb(235,230,210)">{}</text>"#, x0 + dx, y + 0.9, escape(t));
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// SVG elements for shapes, each point through `fx`/`fy` (table inches to SVG units; SVG's y runs
+/// down). Sizes and widths stay in table inches, so a caller scales them with a group transform.
+/// `keep` lets a printed tile skip what falls off it.
+pub(crate) fn write_shapes(out: &mut String, shapes: &[Shape], fx: &dyn Fn(f32) -> f32, fy: &dyn Fn(f32) -> f32, keep: impl Fn(&Shape) -> bool) {
     let point_list = |pts: &[bevy::math::Vec2]| pts.iter().map(|p| format!("{:.3},{:.3}", fx(p.x), fy(p.y))).collect::<Vec<_>>().join(" ");
-    for shape in &picture.shapes {
+    for shape in shapes.iter().filter(|s| keep(s)) {
         match shape {
             Shape::Polygon { points, fill, stroke: s } => {
                 let _ = writeln!(out, r#"<polygon points="{}"{}{}/>"#, point_list(points), paint("fill", *fill), stroke(*s));
@@ -91,28 +112,25 @@ pub fn svg(picture: &Picture, title: &str) -> String {
             }
         }
     }
-    // Title and a scale bar under the table.
-    let y = picture.depth + 2.0 * MARGIN + 0.6;
-    let _ = writeln!(out, r#"<text x="{MARGIN}" y="{y:.2}" font-size="0.8" fill="rgb(235,230,210)">{}</text>"#, escape(title));
-    let x0 = w - MARGIN - 13.0;
-    let _ = writeln!(out, r#"<g stroke="rgb(235,230,210)" stroke-width="0.12"><line x1="{x0:.2}" y1="{y:.2}" x2="{:.2}" y2="{y:.2}"/><line x1="{x0:.2}" y1="{:.2}" x2="{x0:.2}" y2="{:.2}"/><line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}"/><line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}"/></g>"#,
-        x0 + 12.0, y - 0.3, y + 0.3, x0 + 6.0, y - 0.2, x0 + 6.0, y + 0.2, x0 + 12.0, y - 0.3, x0 + 12.0, y + 0.3);
-    for (dx, t) in [(0.0, "0"), (6.0, "6\""), (12.0, "12\"")] {
-        let _ = writeln!(out, r#"<text x="{:.2}" y="{:.2}" font-size="0.6" text-anchor="middle" fill="rgb(235,230,210)">{}</text>"#, x0 + dx, y + 0.9, escape(t));
-    }
-    out.push_str("</svg>\n");
-    out
 }
 
-/// Rasterise SVG text to PNG bytes at `scale` pixels per SVG unit (inch).
+/// Rasterise `svg` text to PNG bytes at `scale` pixels an inch (its nominal size is 12 px an inch).
 pub fn png(svg_text: &str, scale: f32) -> Result<Vec<u8>, String> {
+    png_at(svg_text, scale / 12.0)
+}
+
+/// usvg's options with the bundled font, so every machine draws the same letters.
+pub(crate) fn usvg_options() -> resvg::usvg::Options<'static> {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_font_data(FONT.to_vec());
     options.font_family = FONT_FAMILY.to_string();
-    let tree = resvg::usvg::Tree::from_str(svg_text, &options).map_err(|e| e.to_string())?;
+    options
+}
+
+/// Rasterise SVG text at `k` pixels per SVG unit.
+pub fn png_at(svg_text: &str, k: f32) -> Result<Vec<u8>, String> {
+    let tree = resvg::usvg::Tree::from_str(svg_text, &usvg_options()).map_err(|e| e.to_string())?;
     let size = tree.size();
-    // The SVG's nominal size is 12 px an inch; scale to what was asked.
-    let k = scale / 12.0;
     let (w, h) = ((size.width() * k).ceil() as u32, (size.height() * k).ceil() as u32);
     if w == 0 || h == 0 || w > 16384 || h > 16384 {
         return Err(format!("a {w} x {h} pixel image is too large; lower --scale"));
@@ -129,8 +147,7 @@ pub fn write(picture: &Picture, title: &str, out: &Path, scale: f32) -> Result<(
         Some("svg") => crate::scenario::write_atomically(out, &text).map_err(|e| e.to_string()),
         Some("png") => {
             let bytes = png(&text, scale)?;
-            let tmp = out.with_extension("png.tmp");
-            std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, out)).map_err(|e| e.to_string())
+            crate::scenario::write_bytes_atomically(out, &bytes).map_err(|e| e.to_string())
         }
         _ => Err(format!("{}: the output must end in .svg or .png", out.display())),
     }
