@@ -334,7 +334,18 @@ fn compare_checks(display: &str, dir: &Path) -> Vec<Check> {
         (Ok(a), Ok(b), Ok(c)) => {
             let (g0, g1, g2) = (gold(&a), gold(&b), gold(&c));
             println!("  compare: gold {g0} px closed, {g1} px on a shot, {g2} px on a charge");
-            vec![check("compare_window_shows_every_rule_set", g1 >= g0 + 600 && g2 >= g0 + 600, || format!("gold {g0} px closed, {g1} on a shot, {g2} on a charge"))]
+            let mut out = vec![check("compare_window_shows_every_rule_set", g1 >= g0 + 600 && g2 >= g0 + 600, || format!("gold {g0} px closed, {g1} on a shot, {g2} on a charge"))];
+            // What-if: the banner that says it is not the game (its dark amber band).
+            let banner = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [70, 48, 14], 4)).count();
+            match shot("what-if.png", &[("OTP_COMMANDS", "whatif"), ("OTP_SELECT", "23rd Foot"), ("OTP_OVERLAYS", "arcs")]) {
+                Ok(w) => {
+                    let (b0, b1) = (banner(&a), banner(&w));
+                    println!("  what-if: banner {b0} px off, {b1} px on");
+                    out.push(check("what_if_banner_says_it_is_not_the_game", b1 >= b0 + 20_000, || format!("banner {b0} px off, {b1} px on")));
+                }
+                Err(e) => out.push(check("what_if_banner_says_it_is_not_the_game", false, || e)),
+            }
+            out
         }
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => vec![check("compare_window_shows_every_rule_set", false, || e)],
     }

@@ -19,6 +19,7 @@ use super::cite::{Cite, RuleSetId, Source};
 use super::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
 use crate::table::fire::FireRules;
+use crate::table::footprint::Footprint;
 use crate::table::movement::{MoveRules, MoveStep};
 
 /// A game of one rule set.
@@ -181,6 +182,11 @@ pub trait Engine: Send + Sync + 'static {
     fn seat(&mut self, by_hand: Option<Vec<usize>>) {
         let _ = by_hand;
     }
+    /// Teaching ("what if he stood here"): put `unit`'s stands at `stands` (as many as it has),
+    /// outside the rules — no dice, no turn, nothing added to the actions. The window does this
+    /// only to a copy of the game, kept apart from the one played. `false` (nothing changed)
+    /// when there is no such unit or the stands do not match. See [`place_stands`].
+    fn place(&mut self, unit: Entity, stands: &[Footprint]) -> bool;
     /// How far the unit can go in one move from the formation it is in, by the rule set's
     /// chart (terrain aside), for the movement overlay; `None` if it cannot move at all.
     fn reach(&self, unit: Entity) -> Option<Reach> {
@@ -827,4 +833,19 @@ pub fn plain_words(topic: Topic) -> Option<String> {
         Topic::LeaderClick => "in a game: pick him up; then click the table to ride there, or a unit of his command to join it",
     };
     Some(words.to_string())
+}
+
+/// [`Engine::place`] on a world whose stands carry their `Footprint`s (every rule set's): the
+/// unit's stands set to `stands`, front first, if the count matches.
+pub fn place_stands(world: &mut World, unit: Entity, stands: &[Footprint]) -> bool {
+    let Some(own) = world.get::<crate::scenario::spawn::Unit>(unit).map(|u| u.stands.clone()) else { return false };
+    if own.len() != stands.len() || own.iter().any(|&s| world.get::<Footprint>(s).is_none()) {
+        return false;
+    }
+    for (&s, f) in own.iter().zip(stands) {
+        if let Some(mut at) = world.get_mut::<Footprint>(s) {
+            *at = *f;
+        }
+    }
+    true
 }

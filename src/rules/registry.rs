@@ -385,3 +385,40 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod place_tests {
+    use super::*;
+    use crate::scenario::spawn::Unit;
+    use crate::table::footprint::Footprint;
+    use bevy::math::Vec2;
+
+    // Issue 22: every rule set lets the window place a unit outside the rules (what-if), and
+    // judges the table as it then stands; a mismatched placing changes nothing.
+    #[test]
+    fn every_rule_set_places_a_unit_where_it_is_put() {
+        for file in ["teaching.ron", "acw_teaching.ron"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(file);
+            let text = std::fs::read_to_string(&path).expect("shipped");
+            for rules in super::super::cite::PLAYABLE {
+                let Ok(scenario) = crate::scenario::parse_under(&text, file, Some(rules)) else { continue };
+                let Ok(mut game) = open(rules, scenario, 1) else { continue };
+                let (e, stands) = {
+                    let w = game.world();
+                    let mut q = w.try_query::<(bevy::ecs::entity::Entity, &Unit)>().expect("units");
+                    let (e, u) = q.iter(w).next().expect("a unit");
+                    (e, u.stands.iter().map(|&s| *w.get::<Footprint>(s).expect("footprint")).collect::<Vec<_>>())
+                };
+                let before = game.snapshot();
+                assert!(!game.place(e, &stands[1..]), "{rules:?}: too few stands is refused");
+                assert_eq!(game.snapshot(), before, "{rules:?}: and changes nothing");
+                let moved: Vec<Footprint> = stands.iter().map(|f| Footprint { centre: f.centre + Vec2::new(2.0, -3.0), ..*f }).collect();
+                assert!(game.place(e, &moved), "{rules:?}");
+                let w = game.world();
+                let now: Vec<Footprint> = w.get::<Unit>(e).expect("unit").stands.iter().map(|&s| *w.get::<Footprint>(s).expect("footprint")).collect();
+                assert_eq!(now, moved, "{rules:?} {file}");
+                assert_eq!(game.action_count(), 0, "{rules:?}: nothing added to the game");
+            }
+        }
+    }
+}

@@ -32,6 +32,7 @@ pub(crate) enum Shortcut {
     ReplayNextTurn,
     ReplayPlay,
     Compare,
+    WhatIf,
 }
 
 /// A key, the modifiers it needs, its name as shown, and what it does.
@@ -71,6 +72,7 @@ pub(crate) const BINDINGS: &[Binding] = &[
     bind(Shortcut::ReplayNextTurn, KeyCode::PageDown, true, false, "Ctrl+PgDn", "in a replay: to the start of the next turn"),
     bind(Shortcut::ReplayPlay, KeyCode::Space, false, false, "Space", "in a replay: play on at the pace, or pause"),
     bind(Shortcut::Compare, KeyCode::KeyK, false, false, "K", "the selected unit's shot or charge judged by every rule set, side by side"),
+    bind(Shortcut::WhatIf, KeyCode::KeyW, false, false, "W", "what if: drag any unit of either side, outside the rules (teaching); again puts everything back"),
     bind(Shortcut::Help, KeyCode::F1, false, false, "F1", "this help"),
     bind(Shortcut::TurnPanel, KeyCode::F2, false, false, "F2", "fold or unfold the turn panel (left)"),
     bind(Shortcut::UnitSheet, KeyCode::F3, false, false, "F3", "fold or unfold the unit sheet (right)"),

@@ -45,6 +45,7 @@ mod table_view;
 mod toolbar;
 mod turn_panel;
 mod unit_sheet;
+mod what_if;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -171,7 +172,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin, what_if::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so

@@ -17,7 +17,7 @@
 //!   is shown refused, in the log.
 //! - `OTP_COMMANDS="undo,save:PATH,export:PATH,restart,load:PATH,ask:save"`: after the orders, one a
 //!   frame: session commands (`export` writes the log as text; `ask:save|new|open` opens the
-//!   toolbar's Save as…, New game or Open window; `watch`, `replay:N` and `playon` drive a replay).
+//!   toolbar's Save as…, New game or Open window; `watch`, `replay:N` and `playon` drive a replay; `whatif` starts what-if).
 //! - `OTP_MOUSE_DRAG="x1,y1,x2,y2,frames"`: press the left button at (x1, y1) inches, move to
 //!   (x2, y2) over `frames` frames and release, as window pointer events (so egui, the table and
 //!   the overlays see a real drag); prints the frame times while dragging (mean, p95, max).
@@ -150,12 +150,13 @@ fn parse_commands(text: &str) -> Result<Vec<Step>, String> {
                 ("resume", None) => Ok(Step::Session(SessionCommand::Resume)),
                 ("watch", None) => Ok(Step::Session(SessionCommand::Watch)),
                 ("playon", None) => Ok(Step::Session(SessionCommand::PlayOn)),
+                ("whatif", None) => Ok(Step::Session(SessionCommand::WhatIf)),
                 ("replay", Some(n)) if n.to_str().and_then(|n| n.parse::<usize>().ok()).is_some() => Ok(Step::Session(SessionCommand::ReplayTo(n.to_str().and_then(|n| n.parse().ok()).unwrap_or(0)))),
                 ("save", Some(p)) => Ok(Step::Session(SessionCommand::Save(p))),
                 ("load", Some(p)) => Ok(Step::Session(SessionCommand::Load(p))),
                 ("export", Some(p)) => Ok(Step::Export(p)),
                 ("ask", Some(p)) if ["save", "new", "open"].contains(&p.to_str().unwrap_or_default()) => Ok(Step::Ask(p.display().to_string())),
-                _ => Err(format!("{t:?}: expected undo, restart, resume, save:PATH, load:PATH, export:PATH, ask:save|new|open, watch, replay:N or playon")),
+                _ => Err(format!("{t:?}: expected undo, restart, resume, save:PATH, load:PATH, export:PATH, ask:save|new|open, watch, replay:N, playon or whatif")),
             }
         })
         .collect()

@@ -55,6 +55,13 @@ pub enum SessionCommand {
     PlayOn,
     /// Leave the replay: back to the whole game, at its end.
     StopWatching,
+    /// Teaching, "what if he stood here": units of either side may be placed anywhere on a copy
+    /// of the game, the game played kept aside (see [`Session::what_if`]).
+    WhatIf,
+    /// In what-if: put this unit's stands here (outside the rules).
+    Place { unit: String, stands: Vec<Footprint> },
+    /// Leave what-if: everything back as it was.
+    EndWhatIf,
 }
 
 /// An action the engine carried out, with everything it rolled and changed.
@@ -90,8 +97,8 @@ pub struct Session {
     autosave_failed: bool,
     /// The revision last saved to (or loaded from) a file: later changes are unsaved.
     saved_revision: Option<u64>,
-    /// A replay: the whole game, kept aside while `game` shows it part-way. Nothing is changed
-    /// (no orders, no autosave) until the player plays on.
+    /// The game played, kept aside while `game` shows a replay of it part-way or a what-if copy
+    /// of it. Nothing is changed (no orders, no autosave) until the player plays on or leaves.
     watching: Option<Watching>,
     /// Game entity → the app entity mirroring it.
     mirror: HashMap<Entity, Entity>,
@@ -99,11 +106,13 @@ pub struct Session {
     reset: bool,
 }
 
-/// A game being watched as a replay.
+/// The game played, kept aside.
 struct Watching {
     full: Box<dyn Engine>,
-    /// The whole game had actions not saved to a file when the replay began.
+    /// It had actions not saved to a file when it was put aside.
     unsaved: bool,
+    /// Shown as a what-if copy (units placed by hand), not a replay.
+    what_if: bool,
 }
 
 impl Session {
@@ -169,21 +178,56 @@ impl Session {
         let unsaved = self.unsaved();
         let shown = self.game.replayed(at.min(self.game.action_count()));
         let full = std::mem::replace(&mut self.game, shown);
-        self.watching = Some(Watching { full, unsaved });
+        self.watching = Some(Watching { full, unsaved, what_if: false });
         self.shown_afresh();
         self.status = Some(("a replay: step through the game; nothing changes until you play on from here".into(), false));
     }
 
     /// In a replay, where it stands: (actions shown, actions in the whole game).
     pub fn replay_at(&self) -> Option<(usize, usize)> {
-        self.watching.as_ref().map(|w| (self.game.action_count(), w.full.action_count()))
+        self.watching.as_ref().filter(|w| !w.what_if).map(|w| (self.game.action_count(), w.full.action_count()))
+    }
+
+    /// Teaching, "what if he stood here": the table becomes a copy of the game on which any unit
+    /// may be placed by hand ([`Session::place`]), every view following; the game played is
+    /// kept aside, untouched, until [`Session::stop_watching`] puts everything back.
+    pub fn what_if(&mut self) {
+        if self.watching.is_some() {
+            self.status = Some(("close the replay first".into(), true));
+            return;
+        }
+        let unsaved = self.unsaved();
+        let copy = self.game.replayed(self.game.action_count());
+        let full = std::mem::replace(&mut self.game, copy);
+        self.watching = Some(Watching { full, unsaved, what_if: true });
+        self.shown_afresh();
+        self.status = Some(("what if: drag any unit; this is not the game, and leaving puts everything back".into(), false));
+    }
+
+    /// In what-if: the table is a copy of the game, not the game.
+    pub fn in_what_if(&self) -> bool {
+        self.watching.as_ref().is_some_and(|w| w.what_if)
+    }
+
+    /// In what-if, put the unit named `unit` at `stands`; true if it was placed.
+    pub fn place(&mut self, unit: &str, stands: &[Footprint]) -> bool {
+        if !self.in_what_if() {
+            return false;
+        }
+        let world = self.game.world();
+        let Some(e) = world.try_query::<(Entity, &Unit)>().and_then(|mut q| q.iter(world).find(|(_, u)| u.name == unit).map(|(e, _)| e)) else { return false };
+        let placed = self.game.place(e, stands);
+        if placed {
+            self.revision += 1;
+        }
+        placed
     }
 
     /// In a replay, show the game after `at` actions. One step forward takes the next action
     /// (its report is returned, for the dice overlay and the trail); any other jump replays the
     /// game from its start, as undo does.
     pub fn replay_to(&mut self, at: usize) -> Option<Report> {
-        let full = &self.watching.as_ref()?.full;
+        let full = &self.watching.as_ref().filter(|w| !w.what_if)?.full;
         let at = at.min(full.action_count());
         let now = self.game.action_count();
         if at == now {
@@ -206,6 +250,9 @@ impl Session {
     /// In a replay: the game as shown becomes the game played; the actions after it are
     /// dropped. The save it came from is left as it was (the next save asks where).
     pub fn play_on(&mut self) {
+        if self.replay_at().is_none() {
+            return;
+        }
         let Some(w) = self.watching.take() else { return };
         let (at, total) = (self.game.action_count(), w.full.action_count());
         self.save_path = None;
@@ -214,7 +261,7 @@ impl Session {
         self.changed();
     }
 
-    /// Leave the replay: the whole game again, at its end.
+    /// Leave the replay (the whole game again, at its end) or the what-if (every unit back).
     pub fn stop_watching(&mut self) {
         let Some(w) = self.watching.take() else { return };
         self.game = w.full;
@@ -475,6 +522,10 @@ fn take_orders(mut orders: MessageReader<Order>, mut session: ResMut<Session>, m
             session.status = Some((format!("{action}: this is a replay; play on from here (the replay bar) to take over"), true));
             continue;
         }
+        if session.in_what_if() {
+            session.status = Some((format!("{action}: this is what-if, not the game; put everything back to play on"), true));
+            continue;
+        }
         match session.apply(action.clone()) {
             Ok(report) => {
                 applied.write(Applied(report));
@@ -503,8 +554,15 @@ fn take_commands(
                 }
             }
             SessionCommand::PlayOn => session.play_on(),
-            SessionCommand::StopWatching => session.stop_watching(),
+            SessionCommand::StopWatching | SessionCommand::EndWhatIf => session.stop_watching(),
+            SessionCommand::WhatIf => session.what_if(),
+            SessionCommand::Place { unit, stands } => {
+                if !session.place(unit, stands) {
+                    session.status = Some((format!("{unit} cannot be placed there"), true));
+                }
+            }
             SessionCommand::Undo if session.replay_at().is_some() => session.status = Some(("a replay: step back with the replay bar; undo is for the game played".into(), true)),
+            SessionCommand::Undo if session.in_what_if() => session.status = Some(("what if: put everything back first; undo is for the game played".into(), true)),
             SessionCommand::Undo => {
                 if session.undo().is_none() {
                     session.status = Some(("nothing to take back".into(), true));
@@ -954,6 +1012,58 @@ mod tests {
         assert_eq!(app.world().resource::<Session>().game.action_count(), 6, "orders are taken again");
         assert_eq!(load(&dir.join("whole.ron")).snapshot(), whole, "the saved game is left as it was");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    // Issue 22, drag the enemy: in what-if a unit of either side is placed anywhere, the engine
+    // judging the table as it now stands; orders wait; leaving puts everything back.
+    #[test]
+    fn what_if_places_units_outside_the_rules_and_puts_everything_back() {
+        let mut app = teaching();
+        send(&mut app, Action::Next);
+        let before = app.world().resource::<Session>().game.snapshot();
+        // What On to Philadelphia makes of the shot, the units where they stand (Compare's column).
+        let range_of = |app: &App| -> String {
+            let s = app.world().resource::<Session>();
+            let judged = super::super::compare::judgements(s.engine(), "23rd Foot", "1st Maryland", false, false);
+            judged.into_iter().find(|j| j.rules == crate::rules::cite::RuleSetId::Otp).map_or_else(String::new, |j| match j.printed {
+                Ok(p) => format!("{}{}", p.stdout, p.stderr),
+                Err(why) => why,
+            })
+        };
+        let far = range_of(&app);
+        command(&mut app, SessionCommand::WhatIf);
+        assert!(app.world().resource::<Session>().in_what_if());
+        // The enemy carried to 4" in front of the 23rd Foot.
+        let (ours, theirs) = (stands_of(&mut app, "23rd Foot"), stands_of(&mut app, "1st Maryland"));
+        let ahead = ours[0].forward();
+        let front = ours.iter().map(|f| f.front_centre()).sum::<Vec2>() / ours.len() as f32;
+        let middle = theirs.iter().map(|f| f.centre).sum::<Vec2>() / theirs.len() as f32;
+        let shift = front + ahead * 4.0 - middle;
+        let carried = |stands: &[Footprint]| -> Vec<Footprint> { stands.iter().map(|f| Footprint { centre: f.centre + shift, ..*f }).collect() };
+        let placed = carried(&theirs);
+        // Its attached gun goes with it (OTP 7.5), as the window's drag carries it.
+        let gun = {
+            let w = app.world_mut();
+            let maryland = w.query::<(Entity, &Unit)>().iter(w).find(|(_, u)| u.name == "1st Maryland").map(|(e, _)| e);
+            w.query::<&Unit>().iter(w).find(|u| u.attached_to.is_some() && u.attached_to == maryland).map(|u| u.name.clone())
+        };
+        command(&mut app, SessionCommand::Place { unit: "1st Maryland".into(), stands: placed.clone() });
+        if let Some(gun) = &gun {
+            let at = carried(&stands_of(&mut app, gun));
+            command(&mut app, SessionCommand::Place { unit: gun.clone(), stands: at });
+        }
+        assert_eq!(stands_of(&mut app, "1st Maryland"), placed, "the table shows it where it was put");
+        let near = range_of(&app);
+        assert!(far.contains("out of range") && !near.contains("out of range") && near.contains("in range:       yes"), "judged from where the enemy now stands:\n{far}\n{near}");
+        // No order is taken, nothing is added to the game.
+        send(&mut app, Action::Next);
+        assert_eq!(app.world().resource::<Session>().game.action_count(), 1);
+        assert!(!app.world_mut().resource_mut::<Session>().place("no such unit", &placed));
+        command(&mut app, SessionCommand::EndWhatIf);
+        let s = app.world().resource::<Session>();
+        assert!(!s.in_what_if());
+        assert_eq!(s.game.snapshot(), before, "everything back as it was");
+        assert_eq!(stands_of(&mut app, "1st Maryland"), theirs);
     }
 
     #[test]

@@ -13,6 +13,8 @@ use super::camera::View;
 use super::overlays::{Teach, readout_ui, scene as overlay};
 use super::paint::{self, LabelStyle, Prepared, Taken};
 use super::ruler::Ruler;
+use super::session::SessionCommand;
+use super::what_if::WhatIfDrag;
 use super::{FreeRect, UiSet, root_ui};
 use crate::picture::{self, LabelKind, Shape, UnitLook, palette};
 use crate::rules::engine::{Badge, Tone};
@@ -124,7 +126,7 @@ fn draw_table(
     mut selection: ResMut<Selection>,
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
-    (mut frames, mut places, mut backdrop, mut fit): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>),
+    (mut frames, mut places, mut backdrop, mut fit, mut what_if, mut place): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>, ResMut<WhatIfDrag>, MessageWriter<SessionCommand>),
     (hover_preset, options, targeting, session): Asked,
     mut teach: Teach,
     sides: Query<&SideInfo>,
@@ -195,7 +197,31 @@ fn draw_table(
         // With the Movement overlay on, a left drag that starts on the selected unit moves it (a
         // ghost, 6.x); it takes precedence over the ruler and panning.
         let shift = ui.input(|i| i.modifiers.shift);
-        if response.drag_started_by(egui::PointerButton::Primary)
+        // What-if (teaching): a left drag on any unit places it, without the rules, every step.
+        let placing = session.as_ref().is_some_and(|s| s.in_what_if());
+        if placing
+            && response.drag_started_by(egui::PointerButton::Primary)
+            && let Some(o) = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos())
+            && let Some(u) = unit_at(&troops.0, view.to_table(o), 3.0 / view.ppi)
+        {
+            // The guns attached to it go where it goes (OTP 7.5).
+            let attached = units.iter().filter(|(_, a)| a.attached_to == Some(u.entity)).filter_map(|(e, a)| troops.0.iter().find(|g| g.entity == e).map(|g| (a.name.clone(), g.stands.clone())));
+            what_if.start(std::iter::once((u.name.clone(), u.stands.clone())).chain(attached).collect(), view.to_table(o));
+        }
+        if what_if.dragging() {
+            if first_pass
+                && response.dragged_by(egui::PointerButton::Primary)
+                && let Some(p) = response.interact_pointer_pos()
+            {
+                place.write_batch(what_if.to(view.to_table(p), shift));
+            }
+            if response.drag_stopped() || !ui.input(|i| i.pointer.primary_down()) || !placing {
+                what_if.end();
+            }
+            ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
+        }
+        if !what_if.dragging()
+            && response.drag_started_by(egui::PointerButton::Primary)
             && let Some(o) = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos())
         {
             let at = view.to_table(o);
@@ -214,7 +240,7 @@ fn draw_table(
             }
             ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
         }
-        let move_drag = teach.dragging();
+        let move_drag = teach.dragging() || what_if.dragging();
         // Pan: right or middle drag, or left drag when the ruler is off. Zoom: the wheel, to the cursor.
         let primary_pans = !ruler.enabled && !move_drag;
         if first_pass && response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {

@@ -133,6 +133,9 @@ impl Shell<'_> {
     fn game_key(&mut self, shortcut: Shortcut) {
         let Some(session) = &self.session else { return };
         match shortcut {
+            Shortcut::WhatIf => {
+                self.commands.write(if session.in_what_if() { SessionCommand::EndWhatIf } else { SessionCommand::WhatIf });
+            }
             Shortcut::Undo if session.engine().action_count() > 0 => {
                 self.commands.write(SessionCommand::Undo);
             }
@@ -357,6 +360,12 @@ fn toolbar(
             for (on, name, tip) in toggles {
                 if ui.selectable_label(*on, name).on_hover_text(tip).clicked() {
                     *on = !*on;
+                }
+            }
+            if let Some(s) = &session {
+                let on = s.in_what_if();
+                if ui.selectable_label(on, "✋ What if").on_hover_text(format!("Drag any unit of either side, outside the rules, to see what the overlays and the odds make of it; the game is kept aside — {}", key(Shortcut::WhatIf))).clicked() {
+                    commands.write(if on { SessionCommand::EndWhatIf } else { SessionCommand::WhatIf });
                 }
             }
             if ui.selectable_label(compare.open, "⚖ Compare").on_hover_text(format!("The selected unit's shot or charge at an enemy, judged by every rule set side by side — {}", key(Shortcut::Compare))).clicked() {

@@ -40,6 +40,7 @@ use crate::rules::cite::RuleSetId;
 use crate::rules::engine::{Aim, Automatic, Badge, Choice, Engine, Movement, PlannedPath, Preview, RangeBand, SequenceView, SheetRow, UnitPlan};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
+use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
 
 /// A new game of `scenario` under the orders sheet, step 1 of turn 1.
@@ -92,6 +93,9 @@ impl Engine for Game {
     }
     fn world(&self) -> &World {
         &self.world
+    }
+    fn place(&mut self, unit: Entity, stands: &[Footprint]) -> bool {
+        crate::rules::engine::place_stands(&mut self.world, unit, stands)
     }
     fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
         Game::apply(self, action)

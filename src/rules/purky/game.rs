@@ -361,7 +361,7 @@ impl Game {
         self.table.get_or_init(|| Situation::from_world(&self.world))
     }
 
-    fn table_changed(&mut self) {
+    pub(super) fn table_changed(&mut self) {
         self.table = std::sync::OnceLock::new();
     }
 

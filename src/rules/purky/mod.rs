@@ -41,6 +41,7 @@ use crate::rules::cite::RuleSetId;
 use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, Reach, SequenceView, SheetRow, UnitStatus};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
+use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
 
 /// A new Purky game of `scenario`, at turn 1's initiative roll.
@@ -95,6 +96,11 @@ impl Engine for Game {
     }
     fn world(&self) -> &World {
         &self.world
+    }
+    fn place(&mut self, unit: Entity, stands: &[Footprint]) -> bool {
+        let placed = crate::rules::engine::place_stands(&mut self.world, unit, stands);
+        self.table_changed();
+        placed
     }
     fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
         Game::apply(self, action)

@@ -43,6 +43,7 @@ use crate::rules::cite::RuleSetId;
 use crate::rules::engine::{Automatic, Badge, Choice, Engine, Movement, Preview, RangeBand, SequenceView, SheetRow};
 use crate::rules::report::{Refusal, Report, Summary};
 use crate::scenario::Scenario;
+use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
 
 /// A new tiny game of `scenario`, the first side's player-turn of turn 1.
@@ -69,6 +70,9 @@ impl Engine for Game {
     }
     fn world(&self) -> &World {
         &self.world
+    }
+    fn place(&mut self, unit: Entity, stands: &[Footprint]) -> bool {
+        crate::rules::engine::place_stands(&mut self.world, unit, stands)
     }
     fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
         Game::apply(self, action)

@@ -28,6 +28,7 @@ use crate::rules::cite::RuleSetId;
 use crate::rules::engine::{Aim, Automatic, Badge, ChartGrid, Choice, Engine, Factor, Movement, Preview, RangeBand, Reach, SequenceView, SightReadout, SheetRow, UnitPlan, UnitStatus, UnitStep};
 use crate::rules::report::{ChartRead, Refusal, Report, Summary};
 use crate::scenario::Scenario;
+use crate::table::footprint::Footprint;
 use crate::table::movement::MoveStep;
 
 impl Game {
@@ -96,6 +97,9 @@ impl Engine for Game {
     }
     fn world(&self) -> &World {
         Game::world(self)
+    }
+    fn place(&mut self, unit: Entity, stands: &[Footprint]) -> bool {
+        crate::rules::engine::place_stands(self.world_mut(), unit, stands)
     }
     fn apply(&mut self, action: Action) -> Result<Report, Refusal> {
         let own = self.own_words(&action)?;
