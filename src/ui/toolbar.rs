@@ -329,8 +329,8 @@ fn toolbar(
                 }
                 let watching = s.replay_at().is_some();
                 if ui
-                    .add_enabled(n > 0 && !watching, egui::Button::new("⏪ Replay"))
-                    .on_hover_text("Watch this game from its start, action by action, with the log and the dice following; nothing changes until you play on from a chosen action")
+                    .add_enabled(n > 0 && !watching, egui::Button::new(if roomy { "⏪ Replay" } else { "⏪" }))
+                    .on_hover_text("Replay: watch this game from its start, action by action, with the log and the dice following; nothing changes until you play on from a chosen action")
                     .on_disabled_hover_text(if watching { "A replay is showing (the bar below)" } else { "No actions to replay yet" })
                     .clicked()
                 {
@@ -364,11 +364,11 @@ fn toolbar(
             }
             if let Some(s) = &session {
                 let on = s.in_what_if();
-                if ui.selectable_label(on, "✋ What if").on_hover_text(format!("Drag any unit of either side, outside the rules, to see what the overlays and the odds make of it; the game is kept aside — {}", key(Shortcut::WhatIf))).clicked() {
+                if ui.selectable_label(on, if roomy { "✋ What if" } else { "✋" }).on_hover_text(format!("What if: drag any unit of either side, outside the rules, to see what the overlays and the odds make of it; the game is kept aside — {}", key(Shortcut::WhatIf))).clicked() {
                     commands.write(if on { SessionCommand::EndWhatIf } else { SessionCommand::WhatIf });
                 }
             }
-            if ui.selectable_label(compare.open, "⚖ Compare").on_hover_text(format!("The selected unit's shot or charge at an enemy, judged by every rule set side by side — {}", key(Shortcut::Compare))).clicked() {
+            if ui.selectable_label(compare.open, if roomy { "⚖ Compare" } else { "⚖" }).on_hover_text(format!("Compare: the selected unit's shot or charge at an enemy, judged by every rule set side by side — {}", key(Shortcut::Compare))).clicked() {
                 compare.open = !compare.open;
             }
             ui.separator();
