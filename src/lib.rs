@@ -2,7 +2,8 @@
 //!
 //! Layers, bottom up: `table` (geometry in inches), `scenario` (files, basing, stands as
 //! entities), `picture` (what the table looks like, shared by the window and `otp render`),
-//! `ui` (the window, behind the `window` feature).
+//! `lessons` (guided lessons whose goals the engine checks), `ui` (the window, behind the
+//! `window` feature).
 
 pub mod picture;
 pub mod render;
@@ -11,3 +12,4 @@ pub mod scenario;
 pub mod table;
 #[cfg(feature = "window")]
 pub mod ui;
+pub mod lessons;
