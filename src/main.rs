@@ -41,6 +41,9 @@ enum Command {
         /// until "Play on from here").
         #[arg(long)]
         replay: bool,
+        /// Take a lesson: a shipped one by name (otp-the-turn, otp-fire) or a lesson file.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["file", "replay"])]
+        lesson: Option<String>,
         #[command(flatten)]
         rules: RulesArg,
     },
@@ -132,8 +135,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, replay: false, rules: RulesArg { rules: None } }) {
-        Command::Play { file, screenshot, force, replay, rules } => play(file, screenshot, force, replay, rules.rules.as_deref()),
+    match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, replay: false, lesson: None, rules: RulesArg { rules: None } }) {
+        Command::Play { screenshot, lesson: Some(name), .. } => take_lesson(&name, screenshot),
+        Command::Play { file, screenshot, force, replay, rules, .. } => play(file, screenshot, force, replay, rules.rules.as_deref()),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale, print: None } => render(&file, &output, scale.unwrap_or(otp::render::DEFAULT_PNG_SCALE)),
         Command::Render { file, output, scale, print: Some(paper) } => print(&file, &output, paper, scale.unwrap_or(1.0)),
@@ -528,8 +532,31 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, replay:
         eprintln!("--replay: {} is a scenario, not a saved game; there is nothing to replay", file.as_ref().map_or(scenario::DEFAULT_SCENARIO_NAME.to_string(), |f| f.display().to_string()));
         return ExitCode::FAILURE;
     }
-    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay });
+    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay, lesson: None });
     ExitCode::SUCCESS
+}
+
+#[cfg(feature = "window")]
+fn take_lesson(name: &str, screenshot: Option<PathBuf>) -> ExitCode {
+    match otp::ui::lesson::opening(name) {
+        Ok((opening, lesson)) => {
+            otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay: false, lesson: Some((name.to_string(), lesson)) });
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "window"))]
+fn take_lesson(name: &str, _screenshot: Option<PathBuf>) -> ExitCode {
+    match otp::lessons::Lesson::find(name) {
+        Ok(_) => eprintln!("this otp was built without the window (cargo feature \"window\")"),
+        Err(e) => eprintln!("{e}"),
+    }
+    ExitCode::FAILURE
 }
 
 #[cfg(not(feature = "window"))]

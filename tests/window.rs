@@ -351,6 +351,31 @@ fn compare_checks(display: &str, dir: &Path) -> Vec<Check> {
     }
 }
 
+/// Issue 22: a lesson in the window (`otp play --lesson`): its panel shows, and the engine ticks
+/// a step once its goal is met (the first step's answer sent as orders).
+fn lesson_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let done_green = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [140, 200, 120], 6)).count();
+    let gold = |img: &image::RgbImage| img.pixels().filter(|p| near(&p.0, [236, 200, 110], 8)).count();
+    let shot = |name: &str, orders: &str| -> Result<image::RgbImage, String> {
+        let png = dir.join(name);
+        let _ = std::fs::remove_file(&png);
+        let mut env = vec![];
+        if !orders.is_empty() {
+            env.push(("OTP_ORDERS", orders));
+        }
+        run_otp(display, &["play".into(), "--lesson".into(), "otp-fire".into(), "--screenshot".into(), png.display().to_string()], &env)?;
+        image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
+    };
+    match (shot("lesson-1-start.png", ""), shot("lesson-2-step-done.png", "[Next, Move(unit: \"23rd Foot\", steps: [Forward(3.0)])]")) {
+        (Ok(a), Ok(b)) => {
+            let (g, d0, d1) = (gold(&a), done_green(&a), done_green(&b));
+            println!("  lesson: task gold {g} px; step ticks green {d0} px at the start, {d1} px after the first answer");
+            vec![check("lesson_panel_shows_and_ticks_a_step_met", g >= 300 && d1 >= d0 + 40, || format!("gold {g} px; green {d0} → {d1} px"))]
+        }
+        (Err(e), _) | (_, Err(e)) => vec![check("lesson_panel_shows_and_ticks_a_step_met", false, || e)],
+    }
+}
+
 /// Run `otp play --screenshot`, returning its stdout.
 fn play_screenshot(display: &str, out: &Path, env: &[(&str, &str)]) -> Result<String, String> {
     play_screenshot_of(display, None, out, env)
@@ -993,6 +1018,7 @@ fn main() -> ExitCode {
     checks.extend(play_checks(&display, &dir));
     checks.extend(replay_checks(&display, &dir));
     checks.extend(compare_checks(&display, &dir));
+    checks.extend(lesson_checks(&display, &dir));
     checks.extend(idle_checks(&display, "1280x800"));
     checks.extend(fit_checks(&display, &dir, "1280x800", (1280, 800)));
     checks.extend(drag_checks(&display, &dir));

@@ -30,6 +30,7 @@ mod dice_overlay;
 mod file_menu;
 mod fire_orders;
 mod keys;
+pub mod lesson;
 mod log;
 mod orders;
 mod overlays;
@@ -64,6 +65,8 @@ pub struct RunOptions {
     pub screenshot: Option<PathBuf>,
     /// Open the saved game as a replay (`otp play SAVE --replay`).
     pub replay: bool,
+    /// Take this lesson (`otp play --lesson NAME`): its name and text; the opening is its game.
+    pub lesson: Option<(String, crate::lessons::Lesson)>,
 }
 
 /// When `run` was called: the clock for "first frame after N ms".
@@ -172,7 +175,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin, what_if::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin, what_if::plugin, lesson::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so

@@ -62,11 +62,13 @@ pub(crate) struct Settings {
     pub text_size: f32,
     /// Files opened or saved, newest first.
     pub recent: Vec<PathBuf>,
+    /// Lessons completed, by name.
+    pub lessons_done: Vec<String>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { turn_panel: true, unit_sheet: true, log: true, left_tab: LeftTab::Turn, trail: true, text_size: 1.0, recent: Vec::new() }
+        Settings { turn_panel: true, unit_sheet: true, log: true, left_tab: LeftTab::Turn, trail: true, text_size: 1.0, recent: Vec::new(), lessons_done: Vec::new() }
     }
 }
 
