@@ -145,6 +145,13 @@ pub fn judge_everywhere(read: impl Fn(RuleSetId) -> Result<Scenario, String>, co
         .collect()
 }
 
+/// [`judge_everywhere`] on a game in play: the units where `game` has them now
+/// ([`crate::scenario::spawn::as_it_stands`]), each rule set laying them out by its own basing.
+pub fn judge_as_it_stands(game: &dyn Engine, command: PreviewCommand, unit: &str, target: &str) -> Vec<Judgement> {
+    let now = crate::scenario::spawn::as_it_stands(game.world(), game.scenario());
+    judge_everywhere(read_as(&now), command, unit, target, false)
+}
+
 /// `read` for [`judge_everywhere`] on a scenario already in hand (the window's game, as it
 /// stands): the scenario carried over to each rule set and validated for it.
 pub fn read_as(scenario: &Scenario) -> impl Fn(RuleSetId) -> Result<Scenario, String> + '_ {

@@ -3,7 +3,7 @@
 //! by side — range and arc, every modifier with its rule, the exact odds — each column the very
 //! text that rule set's own preview prints (`otp fire --rules all`,
 //! [`registry::judge_everywhere`]). The units are judged where they stand now
-//! ([`as_it_stands`]), each rule set laying them out by its own basing, in the step where its
+//! ([`crate::scenario::spawn::as_it_stands`]), each rule set laying them out by its own basing, in the step where its
 //! sequence allows the action. How a player picks rules.
 //!
 //! Opened with K or the toolbar's "Compare"; `OTP_COMPARE="firer,target[,charge|ball]"` opens it
@@ -19,7 +19,7 @@ use super::session::Session;
 use super::table_view::Selection;
 use crate::rules::engine::{Engine, PreviewCommand};
 use crate::rules::registry::{self, Judgement};
-use crate::scenario::spawn::{Unit, as_it_stands};
+use crate::scenario::spawn::Unit;
 use crate::table::footprint::Footprint;
 
 /// The side-by-side window: open or not, the pair, shot or charge, and the judgements kept until
@@ -72,9 +72,8 @@ fn select_preset(mut compare: ResMut<Compare>, mut selection: ResMut<Selection>,
 /// Every rule set's judgement of `firer` shooting at (or charging) `target`, the units where
 /// the game has them now.
 pub(crate) fn judgements(engine: &dyn Engine, firer: &str, target: &str, charge: bool, ball: bool) -> Vec<Judgement> {
-    let now = as_it_stands(engine.world(), engine.scenario());
     let command = if charge { PreviewCommand::Melee { special: false } } else { PreviewCommand::Fire { ball } };
-    registry::judge_everywhere(registry::read_as(&now), command, firer, target, false)
+    registry::judge_as_it_stands(engine, command, firer, target)
 }
 
 /// The firer's enemies, nearest first (by their first stands).

@@ -1024,7 +1024,7 @@ mod tests {
         // What On to Philadelphia makes of the shot, the units where they stand (Compare's column).
         let range_of = |app: &App| -> String {
             let s = app.world().resource::<Session>();
-            let judged = super::super::compare::judgements(s.engine(), "23rd Foot", "1st Maryland", false, false);
+            let judged = registry::judge_as_it_stands(s.engine(), crate::rules::engine::PreviewCommand::Fire { ball: false }, "23rd Foot", "1st Maryland");
             judged.into_iter().find(|j| j.rules == crate::rules::cite::RuleSetId::Otp).map_or_else(String::new, |j| match j.printed {
                 Ok(p) => format!("{}{}", p.stdout, p.stderr),
                 Err(why) => why,
