@@ -18,7 +18,11 @@ use crate::scenario::spawn::Unit;
 use crate::scenario::{self, Scenario};
 
 /// The shipped lessons, by name, embedded so `otp play --lesson NAME` works from any folder.
-pub const SHIPPED: &[(&str, &str)] = &[("otp-the-turn", include_str!("../../lessons/otp-the-turn.ron")), ("otp-fire", include_str!("../../lessons/otp-fire.ron"))];
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("otp-the-turn", include_str!("../../lessons/otp-the-turn.ron")),
+    ("otp-fire", include_str!("../../lessons/otp-fire.ron")),
+    ("otp-formations", include_str!("../../lessons/otp-formations.ron")),
+];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
 const SCENARIOS: &[(&str, &str)] = &[("teaching.ron", scenario::DEFAULT_SCENARIO), ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron"))];
