@@ -115,10 +115,9 @@ impl Shell<'_> {
                 s.turn_panel = true;
             }
             Shortcut::Trail => self.settings.trail = !self.settings.trail,
-            Shortcut::ReplayBack | Shortcut::ReplayForward | Shortcut::ReplayPreviousTurn | Shortcut::ReplayNextTurn | Shortcut::ReplayPlay => {
-                if let Some(control) = ReplayControl::of(shortcut) {
-                    self.replay.write(control);
-                }
+            // The replay's keys: the one list of them is `ReplayControl::of`.
+            s if let Some(control) = ReplayControl::of(s) => {
+                self.replay.write(control);
             }
             Shortcut::Compare => self.compare.open = !self.compare.open,
             Shortcut::Pause => self.solo.paused = !self.solo.paused,
