@@ -47,6 +47,14 @@ enum Command {
         #[command(flatten)]
         rules: RulesArg,
     },
+    /// Lay out a scenario in the window's set-up editor: terrain and troops by mouse, forms,
+    /// undo, live checks, Save (comments kept) and Play this. Without a file, a new table.
+    Edit {
+        file: Option<PathBuf>,
+        /// Save a screenshot of the first drawn editor to this PNG and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
     /// Validate scenario files: every problem as file:line:col: message.
     Check {
         #[arg(required = true)]
@@ -138,6 +146,7 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play { file: None, screenshot: None, force: false, replay: false, lesson: None, rules: RulesArg { rules: None } }) {
         Command::Play { screenshot, lesson: Some(name), .. } => take_lesson(&name, screenshot),
         Command::Play { file, screenshot, force, replay, rules, .. } => play(file, screenshot, force, replay, rules.rules.as_deref()),
+        Command::Edit { file, screenshot } => edit(file, screenshot),
         Command::Check { files } => check(&files),
         Command::Render { file, output, scale, print: None } => render(&file, &output, scale.unwrap_or(otp::render::DEFAULT_PNG_SCALE)),
         Command::Render { file, output, scale, print: Some(paper) } => print(&file, &output, paper, scale.unwrap_or(1.0)),
@@ -532,7 +541,28 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, replay:
         eprintln!("--replay: {} is a scenario, not a saved game; there is nothing to replay", file.as_ref().map_or(scenario::DEFAULT_SCENARIO_NAME.to_string(), |f| f.display().to_string()));
         return ExitCode::FAILURE;
     }
-    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay, lesson: None });
+    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay, lesson: None, edit: None });
+    ExitCode::SUCCESS
+}
+
+/// `otp edit [FILE]`: a scenario file (it must parse; its problems are shown in the editor to
+/// be mended) or a new 6' x 4' table with two sides.
+#[cfg(feature = "window")]
+fn edit(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> ExitCode {
+    use otp::editor::Editor;
+    let editor = match &file {
+        None => Editor::blank(72.0, 48.0, otp::scenario::RuleSetId::Otp, &["British", "Americans"]),
+        Some(f) => match scenario::read_text(f, scenario::MAX_FILE_BYTES).map_err(|e| e.to_string()).and_then(|t| Editor::open(&t, &f.display().to_string()).map_err(|e| e.to_string())) {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let source = file.as_ref().map_or("new scenario".to_string(), |f| f.display().to_string());
+    let opening = otp::ui::session::Opening::Scenario { scenario: Box::new(editor.scenario.clone()), source };
+    otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay: false, lesson: None, edit: Some((editor, file)) });
     ExitCode::SUCCESS
 }
 
@@ -540,7 +570,7 @@ fn play(file: Option<PathBuf>, screenshot: Option<PathBuf>, force: bool, replay:
 fn take_lesson(name: &str, screenshot: Option<PathBuf>) -> ExitCode {
     match otp::ui::lesson::opening(name) {
         Ok((opening, lesson)) => {
-            otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay: false, lesson: Some((name.to_string(), lesson)) });
+            otp::ui::run(opening, otp::ui::RunOptions { screenshot, replay: false, lesson: Some((name.to_string(), lesson)), edit: None });
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -556,6 +586,12 @@ fn take_lesson(name: &str, _screenshot: Option<PathBuf>) -> ExitCode {
         Ok(_) => eprintln!("this otp was built without the window (cargo feature \"window\")"),
         Err(e) => eprintln!("{e}"),
     }
+    ExitCode::FAILURE
+}
+
+#[cfg(not(feature = "window"))]
+fn edit(_file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> ExitCode {
+    eprintln!("this otp was built without the window (cargo feature \"window\")");
     ExitCode::FAILURE
 }
 

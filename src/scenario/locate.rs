@@ -80,6 +80,8 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spans {
     pub at: usize,
+    /// Just past the value's last byte (the editor replaces a value by its span).
+    pub end: usize,
     pub kind: Kind,
 }
 
@@ -199,6 +201,23 @@ fn offset_in(src: &str, part: &str) -> Option<usize> {
     (at + part.len() <= src.len()).then_some(at)
 }
 
+/// How far into `text` its first character that is neither blank nor in a comment lies.
+fn skip_blanks(text: &str) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with("//") {
+            at += trimmed.find('\n').map_or(trimmed.len(), |n| n + 1);
+        } else if trimmed.starts_with("/*") {
+            at += trimmed.find("*/").map_or(trimmed.len(), |n| n + 2);
+        } else {
+            return at;
+        }
+    }
+}
+
 /// The key written before a field's value: back over `:` and blanks to the identifier's start.
 fn key_before(src: &str, value_at: usize) -> usize {
     let before = src[..value_at].trim_end();
@@ -217,6 +236,8 @@ impl Spans {
 
     /// One value and everything in it. ron's recursion limit bounds the depth.
     fn node(src: &str, text: &str) -> Spans {
+        // ron's raw text of an item starts with the blanks and comments before it.
+        let text = text.get(skip_blanks(text)..).unwrap_or(text);
         let at = offset_in(src, text).unwrap_or(0);
         let kind = match ron::Options::default().from_str::<Shape>(text) {
             Ok(Shape::Fields(fields)) => Kind::Fields(
@@ -230,10 +251,11 @@ impl Spans {
                     .collect(),
             ),
             Ok(Shape::Items(items)) => Kind::Items(items.into_iter().map(|raw| Spans::node(src, raw.get_ron())).collect()),
-            Ok(Shape::Inner(raw)) => return Spans::node(src, raw.get_ron()),
+            // `Some(x)`: the value inside, but the span of the whole (replacing it replaces both).
+            Ok(Shape::Inner(raw)) => return Spans { at, end: at + text.len(), ..Spans::node(src, raw.get_ron()) },
             Ok(Shape::Leaf) | Err(_) => Kind::Leaf,
         };
-        Spans { at, kind }
+        Spans { at, end: at + text.len(), kind }
     }
 
     /// The value of a field, with its key's offset.

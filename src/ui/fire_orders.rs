@@ -934,7 +934,7 @@ mod tests {
         app.add_plugins(MinimalPlugins)
             .init_resource::<Selection>()
             .insert_resource(View { centre: Vec2::ZERO, ppi: 10.0, rect: egui::Rect::NOTHING, fit_pending: false, preset: None })
-            .insert_resource(super::super::RunOptions { screenshot: Some("/dev/null".into()), replay: false, lesson: None })
+            .insert_resource(super::super::RunOptions { screenshot: Some("/dev/null".into()), replay: false, lesson: None, edit: None })
             .insert_resource(super::super::session::Opening::Scenario { scenario: Box::new(game.scenario().clone()), source: "test".into() })
             .init_resource::<Targeting>()
             .add_plugins(super::super::session::plugin)

@@ -16,6 +16,8 @@
 //!   `OTP_SELECT` / `OTP_RULER` / `OTP_VIEW` / `OTP_HELP` / `OTP_OPEN` / `OTP_OVERLAYS` /
 //!   `OTP_CURSOR` / `OTP_DRAG` presets for screenshots, and `OTP_IDLE` (frames drawn while idle).
 //!
+//! - `editor`: the set-up editor (`otp edit`): terrain and troops by mouse, forms, undo, live
+//!   checks, save and play; the model is `crate::editor`.
 //! - `session`: the game being played: `Order` (an engine action) and `SessionCommand` (undo,
 //!   save, load) messages in, `Applied` / `Refused` out, autosave, and the mirror of the game's
 //!   world that every view draws.
@@ -27,6 +29,7 @@ mod backdrop;
 mod camera;
 mod compare;
 mod dice_overlay;
+mod editor;
 mod file_menu;
 mod fire_orders;
 mod keys;
@@ -67,6 +70,8 @@ pub struct RunOptions {
     pub replay: bool,
     /// Take this lesson (`otp play --lesson NAME`): its name and text; the opening is its game.
     pub lesson: Option<(String, crate::lessons::Lesson)>,
+    /// Open in the set-up editor (`otp edit [FILE]`): the scenario and its file.
+    pub edit: Option<(crate::editor::Editor, Option<PathBuf>)>,
 }
 
 /// When `run` was called: the clock for "first frame after N ms".
@@ -169,13 +174,15 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<FontsReady>()
         .configure_sets(EguiPrimaryContextPass, (UiSet::Begin, UiSet::Toolbar, UiSet::ReplayBar, UiSet::Panels, UiSet::Table, UiSet::Tools, UiSet::Windows).chain())
         .configure_sets(EguiPrimaryContextPass, (PanelOrder::Left, PanelOrder::Bottom, PanelOrder::Right).chain().in_set(UiSet::Panels))
+        // The set-up editor has its own panel: the game's are put away while it is open.
+        .configure_sets(EguiPrimaryContextPass, UiSet::Panels.run_if(editor::not_editing))
         .add_systems(Startup, spawn_camera)
         .add_systems(EguiPrimaryContextPass, (setup_egui, begin_frame).chain().in_set(UiSet::Begin))
         .add_systems(Update, (retitle, size_to_screen))
         .add_systems(PreUpdate, only_changed_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass))
         .add_plugins((camera::plugin, toolbar::plugin, file_menu::plugin, unit_sheet::plugin, table_view::plugin, ruler::plugin, overlays::plugin, screenshot::plugin, session::plugin))
         .add_plugins((turn_panel::plugin, solo::plugin, orders::plugin, fire_orders::plugin, dice_overlay::plugin, log::plugin))
-        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin, what_if::plugin, lesson::plugin));
+        .add_plugins((settings::plugin, overlays::trail::plugin, overlays::planned::plugin, overlays::command::plugin, replay::plugin, compare::plugin, what_if::plugin, lesson::plugin, editor::plugin));
 }
 
 /// The camera only clears the background (egui draws everything, antialiased itself), so

@@ -478,7 +478,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Start the session from the `Opening` (or the `Battlefield` alone) before anything is drawn.
-fn open(world: &mut World) {
+pub(super) fn open(world: &mut World) {
     let opening = world.remove_resource::<Opening>().or_else(|| {
         let b = world.get_resource::<Battlefield>()?;
         Some(Opening::Scenario { scenario: Box::new(b.scenario.clone()), source: b.source.clone() })

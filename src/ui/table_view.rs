@@ -101,8 +101,29 @@ const CROWDED_PPI: f32 = 10.0;
 /// Below this zoom only objectives keep their labels.
 const TERRAIN_LABELS_MIN_PPI: f32 = 6.0;
 
+/// The left button over the table this frame, for a tool that takes it over (`owned`: the
+/// set-up editor), in table inches. The table then neither selects, drags nor pans with it.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct TablePointer {
+    pub owned: bool,
+    /// Over the table.
+    pub at: Option<Vec2>,
+    /// A left drag began here this frame.
+    pub pressed: Option<Vec2>,
+    /// The left button is held, dragging.
+    pub dragging: bool,
+    /// A drag ended this frame.
+    pub released: bool,
+    pub clicked: Option<Vec2>,
+    pub double_clicked: Option<Vec2>,
+    pub secondary_clicked: Option<Vec2>,
+    pub shift: bool,
+    pub alt: bool,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
+        .init_resource::<TablePointer>()
         .init_resource::<TableCache>()
         .init_resource::<Troops>()
         .init_resource::<TableFrames>()
@@ -126,7 +147,7 @@ fn draw_table(
     mut selection: ResMut<Selection>,
     mut ruler: ResMut<Ruler>,
     mut troops: ResMut<Troops>,
-    (mut frames, mut places, mut backdrop, mut fit, mut what_if, mut place): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>, ResMut<WhatIfDrag>, MessageWriter<SessionCommand>),
+    (mut frames, mut places, mut backdrop, mut fit, mut what_if, mut place, mut owner): (ResMut<TableFrames>, ResMut<LabelPlaces>, ResMut<Backdrop>, Local<LastFit>, ResMut<WhatIfDrag>, MessageWriter<SessionCommand>, ResMut<TablePointer>),
     (hover_preset, options, targeting, session): Asked,
     mut teach: Teach,
     sides: Query<&SideInfo>,
@@ -197,8 +218,25 @@ fn draw_table(
         // With the Movement overlay on, a left drag that starts on the selected unit moves it (a
         // ghost, 6.x); it takes precedence over the ruler and panning.
         let shift = ui.input(|i| i.modifiers.shift);
+        let owned = owner.owned;
+        if owned && first_pass {
+            let at = |p: Option<egui::Pos2>| p.map(|p| view.to_table(p));
+            let origin = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos());
+            *owner = TablePointer {
+                owned,
+                at: at(response.hover_pos()),
+                pressed: at(origin.filter(|_| response.drag_started_by(egui::PointerButton::Primary))),
+                dragging: response.dragged_by(egui::PointerButton::Primary),
+                released: response.drag_stopped_by(egui::PointerButton::Primary),
+                clicked: at(response.interact_pointer_pos().filter(|_| response.clicked_by(egui::PointerButton::Primary))),
+                double_clicked: at(response.interact_pointer_pos().filter(|_| response.double_clicked_by(egui::PointerButton::Primary))),
+                secondary_clicked: at(response.interact_pointer_pos().filter(|_| response.clicked_by(egui::PointerButton::Secondary))),
+                shift,
+                alt: ui.input(|i| i.modifiers.alt),
+            };
+        }
         // What-if (teaching): a left drag on any unit places it, without the rules, every step.
-        let placing = session.as_ref().is_some_and(|s| s.in_what_if());
+        let placing = !owned && session.as_ref().is_some_and(|s| s.in_what_if());
         if placing
             && response.drag_started_by(egui::PointerButton::Primary)
             && let Some(o) = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos())
@@ -220,7 +258,8 @@ fn draw_table(
             }
             ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
         }
-        if !what_if.dragging()
+        if !owned
+            && !what_if.dragging()
             && response.drag_started_by(egui::PointerButton::Primary)
             && let Some(o) = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos())
         {
@@ -242,7 +281,7 @@ fn draw_table(
         }
         let move_drag = teach.dragging() || what_if.dragging();
         // Pan: right or middle drag, or left drag when the ruler is off. Zoom: the wheel, to the cursor.
-        let primary_pans = !ruler.enabled && !move_drag;
+        let primary_pans = !ruler.enabled && !move_drag && !owned;
         if first_pass && response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) || (primary_pans && response.dragged_by(egui::PointerButton::Primary)) {
             view.pan_by_screen(response.drag_delta());
             ctx.set_cursor_icon(egui::CursorIcon::Grabbing);
@@ -291,7 +330,7 @@ fn draw_table(
         };
 
         // Ruler drags and selection clicks.
-        if ruler.enabled && !move_drag {
+        if ruler.enabled && !move_drag && !owned {
             if response.drag_started_by(egui::PointerButton::Primary) {
                 let origin = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos());
                 if let Some(o) = origin {
@@ -311,7 +350,7 @@ fn draw_table(
             }
         }
         // A click on a built move's ghost orders the move; elsewhere it selects.
-        if response.clicked() && !pointer.is_some_and(|p| teach.click(p)) {
+        if !owned && response.clicked() && !pointer.is_some_and(|p| teach.click(p)) {
             selection.unit = hovered;
         }
         // Teaching (the Movement overlay) or playing (a unit of the phasing brigade) may drag.

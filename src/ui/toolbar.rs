@@ -45,8 +45,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Help>()
         .init_resource::<ConfirmNew>()
         .add_message::<ReplayControl>()
-        .add_systems(EguiPrimaryContextPass, (toolbar.in_set(UiSet::Toolbar), (help_window.run_if(super::fonts_ready), confirm_new_window).in_set(UiSet::Windows)))
-        .add_systems(Update, keyboard);
+        .add_systems(EguiPrimaryContextPass, (toolbar.in_set(UiSet::Toolbar).run_if(super::editor::not_editing), (help_window.run_if(super::fonts_ready), confirm_new_window).in_set(UiSet::Windows)))
+        .add_systems(Update, keyboard.run_if(super::editor::not_editing));
 }
 
 /// "Start a new game?" is showing (a new game throws the current one away; the autosave too).
@@ -349,6 +349,9 @@ fn toolbar(
                 if ui.add(keyed("✚ New", Shortcut::New, roomy)).on_hover_text(format!("A new game of this scenario with fresh dice ({})", key(Shortcut::New))).clicked() {
                     confirm.0 = true;
                 }
+            }
+            if ui.button(if roomy { "✏ Edit" } else { "✏" }).on_hover_text("Edit the set-up: terrain and troops by mouse, the scenario's forms, Save and Play this (otp edit); the game is kept aside").clicked() {
+                world_commands.queue(super::editor::edit_current);
             }
             ui.separator();
             if ui.button("⛶ Fit").on_hover_text("Show the whole table (F)").clicked() {
