@@ -22,10 +22,25 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("otp-the-turn", include_str!("../../lessons/otp-the-turn.ron")),
     ("otp-fire", include_str!("../../lessons/otp-fire.ron")),
     ("otp-formations", include_str!("../../lessons/otp-formations.ron")),
+    ("otp-basing", include_str!("../../lessons/otp-basing.ron")),
+    ("otp-arc", include_str!("../../lessons/otp-arc.ron")),
+    ("otp-enfilade", include_str!("../../lessons/otp-enfilade.ron")),
+    ("otp-sight", include_str!("../../lessons/otp-sight.ron")),
+    ("otp-charge", include_str!("../../lessons/otp-charge.ron")),
+    ("otp-morale", include_str!("../../lessons/otp-morale.ron")),
 ];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
-const SCENARIOS: &[(&str, &str)] = &[("teaching.ron", scenario::DEFAULT_SCENARIO), ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron"))];
+const SCENARIOS: &[(&str, &str)] = &[
+    ("teaching.ron", scenario::DEFAULT_SCENARIO),
+    ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron")),
+    ("lesson-basing.ron", include_str!("../../lessons/lesson-basing.ron")),
+    ("lesson-arc.ron", include_str!("../../lessons/lesson-arc.ron")),
+    ("lesson-enfilade.ron", include_str!("../../lessons/lesson-enfilade.ron")),
+    ("lesson-sight.ron", include_str!("../../lessons/lesson-sight.ron")),
+    ("lesson-charge.ron", include_str!("../../lessons/lesson-charge.ron")),
+    ("lesson-morale.ron", include_str!("../../lessons/lesson-morale.ron")),
+];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
