@@ -28,6 +28,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("otp-sight", include_str!("../../lessons/otp-sight.ron")),
     ("otp-charge", include_str!("../../lessons/otp-charge.ron")),
     ("otp-morale", include_str!("../../lessons/otp-morale.ron")),
+    ("otp-moving", include_str!("../../lessons/otp-moving.ron")),
 ];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
@@ -40,6 +41,7 @@ const SCENARIOS: &[(&str, &str)] = &[
     ("lesson-sight.ron", include_str!("../../lessons/lesson-sight.ron")),
     ("lesson-charge.ron", include_str!("../../lessons/lesson-charge.ron")),
     ("lesson-morale.ron", include_str!("../../lessons/lesson-morale.ron")),
+    ("lesson-moving.ron", include_str!("../../lessons/lesson-moving.ron")),
 ];
 
 #[derive(Clone, Debug, Deserialize)]
