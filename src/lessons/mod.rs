@@ -22,10 +22,27 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("otp-the-turn", include_str!("../../lessons/otp-the-turn.ron")),
     ("otp-fire", include_str!("../../lessons/otp-fire.ron")),
     ("otp-formations", include_str!("../../lessons/otp-formations.ron")),
+    ("otp-basing", include_str!("../../lessons/otp-basing.ron")),
+    ("otp-arc", include_str!("../../lessons/otp-arc.ron")),
+    ("otp-enfilade", include_str!("../../lessons/otp-enfilade.ron")),
+    ("otp-sight", include_str!("../../lessons/otp-sight.ron")),
+    ("otp-charge", include_str!("../../lessons/otp-charge.ron")),
+    ("otp-morale", include_str!("../../lessons/otp-morale.ron")),
+    ("otp-moving", include_str!("../../lessons/otp-moving.ron")),
 ];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
-const SCENARIOS: &[(&str, &str)] = &[("teaching.ron", scenario::DEFAULT_SCENARIO), ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron"))];
+const SCENARIOS: &[(&str, &str)] = &[
+    ("teaching.ron", scenario::DEFAULT_SCENARIO),
+    ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron")),
+    ("lesson-basing.ron", include_str!("../../lessons/lesson-basing.ron")),
+    ("lesson-arc.ron", include_str!("../../lessons/lesson-arc.ron")),
+    ("lesson-enfilade.ron", include_str!("../../lessons/lesson-enfilade.ron")),
+    ("lesson-sight.ron", include_str!("../../lessons/lesson-sight.ron")),
+    ("lesson-charge.ron", include_str!("../../lessons/lesson-charge.ron")),
+    ("lesson-morale.ron", include_str!("../../lessons/lesson-morale.ron")),
+    ("lesson-moving.ron", include_str!("../../lessons/lesson-moving.ron")),
+];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -113,9 +130,15 @@ fn rules_of(report: &Report) -> Vec<&str> {
     rules
 }
 
-/// Does `report` cite `rule`: its dice, modifiers, changes, notes, or its title "(… rule)"?
+/// Does `text` name `rule` in parentheses: "(9.14)", "(9.14, 9.1)", "(x, 9.14)"?
+fn names_rule(text: &str, rule: &str) -> bool {
+    ["(", " "].iter().any(|before| [")", ","].iter().any(|after| text.contains(&format!("{before}{rule}{after}"))))
+}
+
+/// Does `report` cite `rule`: its dice, modifiers, changes, notes, or its title or the words of a
+/// change or note "(… rule …)" (a charge's note "×2 attacking the target's flank (9.14, 9.1)")?
 fn cites(report: &Report, rule: &str) -> bool {
-    rules_of(report).contains(&rule) || report.title.contains(&format!("({rule})")) || report.title.contains(&format!(" {rule})"))
+    rules_of(report).contains(&rule) || names_rule(&report.title, rule) || report.changes.iter().chain(&report.notes).any(|e| names_rule(&e.text, rule))
 }
 
 impl Goal {
@@ -221,6 +244,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    // A report cites a rule by an entry's rule or by naming it in parentheses in its title or in
+    // a change's or note's words; a longer section with the same start is not the rule.
+    #[test]
+    fn a_report_cites_the_rules_it_names_in_parentheses() {
+        let mut report = Report::new(RuleSetId::Otp, 1, Action::Next, "23rd Foot declares a charge (6.9, 9.0)");
+        report.note("9.8", "33rd Foot: 12 figures x CV 5 x2 attacking the target's flank (9.1) (9.14, 9.1) = melee value 120");
+        for rule in ["9.8", "9.0", "6.9", "9.14", "9.1"] {
+            assert!(cites(&report, rule), "{rule}");
+        }
+        for rule in ["9.4", "9.", "6", "14"] {
+            assert!(!cites(&report, rule), "{rule}");
+        }
+        let mut flank = Report::new(RuleSetId::Otp, 1, Action::Next, "a charge");
+        flank.change("6.11", "1st Maryland retreats (9.14)");
+        assert!(cites(&flank, "9.14") && !cites(&flank, "9.1"));
     }
 
     #[test]
