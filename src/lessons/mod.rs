@@ -22,10 +22,22 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("otp-the-turn", include_str!("../../lessons/otp-the-turn.ron")),
     ("otp-fire", include_str!("../../lessons/otp-fire.ron")),
     ("otp-formations", include_str!("../../lessons/otp-formations.ron")),
+    ("revolution-the-turn", include_str!("../../lessons/revolution-the-turn.ron")),
+    ("revolution-morale", include_str!("../../lessons/revolution-morale.ron")),
+    ("acw-orders-orders", include_str!("../../lessons/acw-orders-orders.ron")),
+    ("acw-orders-charge", include_str!("../../lessons/acw-orders-charge.ron")),
+    ("acw-quick-fire", include_str!("../../lessons/acw-quick-fire.ron")),
+    ("acw-quick-charge", include_str!("../../lessons/acw-quick-charge.ron")),
+    ("purky-fire", include_str!("../../lessons/purky-fire.ron")),
+    ("purky-melee", include_str!("../../lessons/purky-melee.ron")),
 ];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
-const SCENARIOS: &[(&str, &str)] = &[("teaching.ron", scenario::DEFAULT_SCENARIO), ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron"))];
+const SCENARIOS: &[(&str, &str)] = &[
+    ("teaching.ron", scenario::DEFAULT_SCENARIO),
+    ("lesson-fire.ron", include_str!("../../lessons/lesson-fire.ron")),
+    ("acw_teaching.ron", include_str!("../../scenarios/acw_teaching.ron")),
+];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
