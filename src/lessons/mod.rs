@@ -29,6 +29,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("otp-charge", include_str!("../../lessons/otp-charge.ron")),
     ("otp-morale", include_str!("../../lessons/otp-morale.ron")),
     ("otp-moving", include_str!("../../lessons/otp-moving.ron")),
+    ("revolution-the-turn", include_str!("../../lessons/revolution-the-turn.ron")),
+    ("revolution-morale", include_str!("../../lessons/revolution-morale.ron")),
+    ("acw-orders-orders", include_str!("../../lessons/acw-orders-orders.ron")),
+    ("acw-orders-charge", include_str!("../../lessons/acw-orders-charge.ron")),
+    ("acw-quick-fire", include_str!("../../lessons/acw-quick-fire.ron")),
+    ("acw-quick-charge", include_str!("../../lessons/acw-quick-charge.ron")),
+    ("purky-fire", include_str!("../../lessons/purky-fire.ron")),
+    ("purky-melee", include_str!("../../lessons/purky-melee.ron")),
 ];
 
 /// The shipped scenarios a lesson may name by file name, embedded likewise.
@@ -42,6 +50,7 @@ const SCENARIOS: &[(&str, &str)] = &[
     ("lesson-charge.ron", include_str!("../../lessons/lesson-charge.ron")),
     ("lesson-morale.ron", include_str!("../../lessons/lesson-morale.ron")),
     ("lesson-moving.ron", include_str!("../../lessons/lesson-moving.ron")),
+    ("acw_teaching.ron", include_str!("../../scenarios/acw_teaching.ron")),
 ];
 
 #[derive(Clone, Debug, Deserialize)]
