@@ -41,7 +41,7 @@ enum Command {
         /// until "Play on from here").
         #[arg(long)]
         replay: bool,
-        /// Take a lesson: a shipped one by name (otp-the-turn, otp-fire, otp-formations) or a lesson file.
+        /// Take a lesson: a shipped one by name (otp-the-turn, otp-arc, purky-fire…: docs/lessons.md lists them) or a lesson file.
         #[arg(long, value_name = "NAME", conflicts_with_all = ["file", "replay"])]
         lesson: Option<String>,
         #[command(flatten)]

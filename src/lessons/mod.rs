@@ -53,6 +53,21 @@ const SCENARIOS: &[(&str, &str)] = &[
     ("acw_teaching.ron", include_str!("../../scenarios/acw_teaching.ron")),
 ];
 
+/// The shipped lessons as a menu lists them: name, title and the rule set taught, read once.
+pub fn catalogue() -> &'static [(&'static str, String, RuleSetId)] {
+    static CATALOGUE: std::sync::OnceLock<Vec<(&'static str, String, RuleSetId)>> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        SHIPPED
+            .iter()
+            .filter_map(|(name, _)| {
+                let (lesson, path) = Lesson::find(name).ok()?;
+                let rules = lesson.rules.or_else(|| lesson.scenario(&path).ok().map(|s| s.rules)).unwrap_or_default();
+                Some((*name, lesson.title, rules))
+            })
+            .collect()
+    })
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {

@@ -147,7 +147,43 @@ fn start_from_options(world: &mut World) {
         return;
     };
     let (editor, path) = edit;
-    enter(world, Editing::new(editor, path));
+    let mut editing = Editing::new(editor, path);
+    if let Ok(preset) = std::env::var("OTP_EDIT") {
+        preset_from(&mut editing, &preset);
+    }
+    enter(world, editing);
+}
+
+/// `OTP_EDIT` (screenshots): `;`-separated `pick:NAME` (a unit or terrain feature by name),
+/// `place:NAME:x,y` (a unit put there, as a drag would), `tool:KIND` (a feature's name, e.g.
+/// Woods) and `draw:x,y x,y…` (corners clicked so far).
+fn preset_from(ed: &mut Editing, preset: &str) {
+    let point = |t: &str| -> Option<Vec2> {
+        let (x, y) = t.trim().split_once(',')?;
+        Some(Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+    };
+    let find = |s: &Scenario, name: &str| pick::units(s).find(|&r| editor::unit(s, r).is_some_and(|u| u.name == name)).map(Item::Unit).or_else(|| s.terrain.iter().position(|t| t.name() == name).map(Item::Terrain));
+    for part in preset.split(';') {
+        let Some((verb, rest)) = part.split_once(':') else { continue };
+        match verb.trim() {
+            "pick" => ed.selected = find(&ed.editor.scenario, rest.trim()),
+            "place" => {
+                if let Some((name, at)) = rest.rsplit_once(':')
+                    && let (Some(item), Some(at)) = (find(&ed.editor.scenario, name.trim()), point(at))
+                {
+                    let _ = ed.editor.apply(&Edit::Place(item, at.into()));
+                    ed.problems = ed.editor.problems();
+                }
+            }
+            "tool" => {
+                if let Some(f) = Feature::ALL.iter().find(|f| f.name().eq_ignore_ascii_case(rest.trim())) {
+                    ed.tool = Tool::Draw(*f);
+                }
+            }
+            "draw" => ed.drawing = rest.split_whitespace().filter_map(point).collect(),
+            _ => {}
+        }
+    }
 }
 
 /// Put the window into edit mode on `editing`. The game in the window is kept aside (a copy,
@@ -374,7 +410,7 @@ fn table_tools(mut contexts: EguiContexts, mut pointer: ResMut<TablePointer>, vi
                         send.write(EditorCommand::Edit(Edit::AddUnit { side: ed.side, brigade: ed.brigade, unit: t.unit(name, at.into(), facing) }));
                         ed.selected = Some(Item::Unit(UnitRef { side: ed.side, brigade: ed.brigade, unit }));
                     }
-                    None => ed.status = Some(("add a brigade first (the panel's ＋ Brigade)".into(), true)),
+                    None => ed.status = Some(("add a brigade first (the panel's + Brigade)".into(), true)),
                 }
             }
         }
@@ -715,7 +751,7 @@ fn tools(ui: &mut egui::Ui, ed: &mut Editing, s: &Scenario, send: &mut MessageWr
             }
         }
     }
-    if ui.button("＋ Brigade").on_hover_text("A new brigade of this side, with the next chit and a commander").clicked() {
+    if ui.button("+ Brigade").on_hover_text("A new brigade of this side, with the next chit and a commander").clicked() {
         let chit = s.sides.iter().flat_map(|x| &x.brigades).map(|b| b.chit).max().unwrap_or(0) + 1;
         let kind = side.brigades.first().map(|b| b.commander.kind).or(side.commander.as_ref().map(|c| c.kind)).unwrap_or(if ed.side == 0 { CommanderKind::British } else { CommanderKind::Continental });
         let brigade = Brigade { name: format!("Brigade {chit}"), chit, commander: Commander { name: format!("Commander {chit}"), kind, rating: None, at: None, acw: None }, posture: None, units: Vec::new() };
@@ -1004,7 +1040,7 @@ fn sides_form(ui: &mut egui::Ui, s: &Scenario, ed: &mut Editing, send: &mut Mess
         });
         ui.separator();
     }
-    if ui.button("＋ Side").clicked() {
+    if ui.button("+ Side").clicked() {
         let name = editor::fresh_name("New side", s.sides.iter().map(|x| x.name.as_str()));
         send.write(EditorCommand::Edit(Edit::AddSide(Side { name, colour: None, commander: None, nation: None, moves_first: false, posture: None, brigades: Vec::new(), wagons: Vec::new() })));
         ed.side = s.sides.len();
@@ -1127,6 +1163,18 @@ mod tests {
         assert!(app.world().get_resource::<Editing>().is_none());
         assert_eq!(app.world().resource::<Battlefield>().scenario, crate::scenario::default_scenario());
         assert_eq!(app.world().resource::<Session>().game.scenario().name, crate::scenario::default_scenario().name);
+    }
+
+    #[test]
+    fn the_screenshot_preset_picks_places_and_draws() {
+        let mut ed = Editing::new(Editor::open(crate::scenario::DEFAULT_SCENARIO, "teaching.ron").unwrap(), None);
+        preset_from(&mut ed, "place:33rd Foot:21,38; pick:33rd Foot; tool:woods; draw:60,20 66,20 66,26");
+        let r = UnitRef { side: 0, brigade: 0, unit: 1 };
+        assert_eq!(ed.selected, Some(Item::Unit(r)));
+        assert_eq!(editor::unit(&ed.editor.scenario, r).unwrap().at, [21.0, 38.0]);
+        assert!(ed.problems.iter().any(|(i, _)| *i == Some(Item::Unit(r))), "the overlap told: {:?}", ed.problems);
+        assert_eq!(ed.tool, Tool::Draw(Feature::Woods));
+        assert_eq!(ed.drawing.len(), 3);
     }
 
     #[test]

@@ -202,8 +202,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Targeting>()
         .add_message::<AimCommand>()
         .add_systems(PostStartup, presets)
-        .add_systems(Update, ((keyboard.run_if(not(egui_wants_any_keyboard_input)).before(super::unit_sheet::keyboard), aim).chain(), outcomes.after(aim)))
-        .add_systems(EguiPrimaryContextPass, targeting.in_set(UiSet::Tools).run_if(fonts_ready));
+        .add_systems(Update, ((keyboard.run_if(not(egui_wants_any_keyboard_input)).run_if(super::editor::not_editing).before(super::unit_sheet::keyboard), aim).chain(), outcomes.after(aim)))
+        .add_systems(EguiPrimaryContextPass, targeting.in_set(UiSet::Tools).run_if(fonts_ready).run_if(super::editor::not_editing));
 }
 
 /// `X` fire mode, `C` charge mode; Enter fires at (or charges) the chosen target; `Esc` drops

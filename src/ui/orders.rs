@@ -38,9 +38,9 @@ use crate::table::words::inches;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OrdersState>()
         .add_message::<MoveCommand>()
-        .add_systems(Update, (set_playable, keyboard.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)), take_release, take_move_commands, note_refusals).chain().after(super::session::sync_world))
+        .add_systems(Update, (set_playable, keyboard.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)).run_if(super::editor::not_editing), take_release, take_move_commands, note_refusals).chain().after(super::session::sync_world))
         .add_systems(PostStartup, preset)
-        .add_systems(EguiPrimaryContextPass, commander_tool.in_set(UiSet::Tools).run_if(fonts_ready));
+        .add_systems(EguiPrimaryContextPass, commander_tool.in_set(UiSet::Tools).run_if(fonts_ready).run_if(super::editor::not_editing));
 }
 
 /// `OTP_COMMANDER="Lt. Col. Webster"`: pick that commander at start (screenshots; with

@@ -64,11 +64,13 @@ pub(crate) struct Settings {
     pub recent: Vec<PathBuf>,
     /// Lessons completed, by name.
     pub lessons_done: Vec<String>,
+    /// Lessons begun and not finished: the step reached (0-based), to resume there.
+    pub lessons_at: Vec<(String, usize)>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { turn_panel: true, unit_sheet: true, log: true, left_tab: LeftTab::Turn, trail: true, text_size: 1.0, recent: Vec::new(), lessons_done: Vec::new() }
+        Settings { turn_panel: true, unit_sheet: true, log: true, left_tab: LeftTab::Turn, trail: true, text_size: 1.0, recent: Vec::new(), lessons_done: Vec::new(), lessons_at: Vec::new() }
     }
 }
 

@@ -248,8 +248,12 @@ fn open_menu(ui: &mut egui::Ui, open: &mut OpenDialog, settings: &Settings, curr
     }
     ui.separator();
     ui.label(RichText::new("Lessons").weak()).on_hover_text("Guided lessons: each step quotes its rule and the engine checks what you do (the game in the window is put away)");
-    for (name, text) in crate::lessons::SHIPPED {
-        let title = crate::lessons::Lesson::parse(text, name).map_or_else(|_| name.to_string(), |l| l.title);
+    let mut under = None;
+    for (name, title, rules) in crate::lessons::catalogue() {
+        if under != Some(*rules) {
+            under = Some(*rules);
+            ui.label(RichText::new(rules.title()).small().weak());
+        }
         let done = settings.lessons_done.iter().any(|d| d == name);
         if ui.button(format!("{} {title}", if done { "✔" } else { "🎓" })).on_hover_text(format!("otp play --lesson {name}")).clicked() {
             let name = name.to_string();
