@@ -376,6 +376,27 @@ fn lesson_checks(display: &str, dir: &Path) -> Vec<Check> {
     }
 }
 
+/// Issue 23: the set-up editor (`otp edit`): its panel, the picked unit in gold with its turning
+/// handle, and a unit put onto another told in red on the table (OTP 6.5), as `otp check` says.
+fn editor_checks(display: &str, dir: &Path) -> Vec<Check> {
+    let count = |img: &image::RgbImage, c: [u8; 3]| img.pixels().filter(|p| near(&p.0, c, 10)).count();
+    let shot = |name: &str, preset: &str| -> Result<image::RgbImage, String> {
+        let png = dir.join(name);
+        let _ = std::fs::remove_file(&png);
+        run_otp(display, &["edit".into(), concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/teaching.ron").into(), "--screenshot".into(), png.display().to_string()], &[("OTP_EDIT", preset)])?;
+        image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
+    };
+    let (gold, red) = ([255, 214, 64], [235, 60, 50]);
+    match (shot("editor-1-pick.png", "pick:33rd Foot"), shot("editor-2-overlap.png", "place:33rd Foot:21,38;pick:Wheat Field")) {
+        (Ok(a), Ok(b)) => {
+            let (g, r0, r1) = (count(&a, gold), count(&a, red), count(&b, red));
+            println!("  editor: picked gold {g} px; problems red {r0} px, {r1} px with the 33rd on the 23rd");
+            vec![check("editor_picks_in_gold_and_shows_problems_in_red", g >= 60 && r1 >= r0 + 150, || format!("gold {g} px; red {r0} → {r1} px"))]
+        }
+        (Err(e), _) | (_, Err(e)) => vec![check("editor_picks_in_gold_and_shows_problems_in_red", false, || e)],
+    }
+}
+
 /// Run `otp play --screenshot`, returning its stdout.
 fn play_screenshot(display: &str, out: &Path, env: &[(&str, &str)]) -> Result<String, String> {
     play_screenshot_of(display, None, out, env)
@@ -575,6 +596,20 @@ fn idle_checks(display: &str, size: &str) -> Vec<Check> {
                 println!("  {name} ({size}): {} frames in {} s, CPU {}% of a core", v[0], v[1], v[2]);
                 // A frame or two may come from the X server (a focus change); a busy window draws dozens.
                 out.push(check(name, v[0] <= 2.0, || format!("{size}: {} frames drawn in {} s of idling (CPU {}%)", v[0], v[1], v[2])));
+            }
+            Err(e) => out.push(check(name, false, || e)),
+        }
+    }
+    // The set-up editor idles as quietly, a unit picked and its problems shown.
+    if size == "1280x800" {
+        let teaching = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/teaching.ron");
+        let env = [("OTP_IDLE", "3"), ("OTP_EDIT", "place:33rd Foot:21,38;pick:33rd Foot")];
+        let result = run_otp(display, &["edit".into(), teaching.into()], &env).and_then(|stdout| figures(&stdout, "idle: ").filter(|v| v.len() >= 3).ok_or(format!("no idle line:\n{stdout}")));
+        let name = "idle_window_draws_nothing_in_the_editor";
+        match result {
+            Ok(v) => {
+                println!("  {name} ({size}): {} frames in {} s, CPU {}% of a core", v[0], v[1], v[2]);
+                out.push(check(name, v[0] <= 2.0, || format!("{} frames drawn in {} s of idling", v[0], v[1])));
             }
             Err(e) => out.push(check(name, false, || e)),
         }
@@ -1019,6 +1054,7 @@ fn main() -> ExitCode {
     checks.extend(replay_checks(&display, &dir));
     checks.extend(compare_checks(&display, &dir));
     checks.extend(lesson_checks(&display, &dir));
+    checks.extend(editor_checks(&display, &dir));
     checks.extend(idle_checks(&display, "1280x800"));
     checks.extend(fit_checks(&display, &dir, "1280x800", (1280, 800)));
     checks.extend(drag_checks(&display, &dir));

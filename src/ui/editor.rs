@@ -594,16 +594,27 @@ fn marks(ctx: &egui::Context, view: &View, s: &Scenario, ed: &Editing, at: Optio
             }
         }
     };
+    // Each item with a problem ringed in red, its first message on a dark plate beside it; plates
+    // that would cover one another are stacked below.
     let mut told: Vec<Item> = Vec::new();
+    let mut plates: Vec<egui::Rect> = Vec::new();
     for (item, message) in &ed.problems {
         let Some(item) = *item else { continue };
         ring(item, WRONG, 2.5);
-        if !told.contains(&item)
-            && let Some(c) = editor::position(s, item)
-        {
-            told.push(item);
-            painter.text(to(c) + egui::vec2(8.0, -14.0), egui::Align2::LEFT_BOTTOM, format!("⚠ {message}"), egui::FontId::proportional(12.0), WRONG);
+        if told.contains(&item) {
+            continue;
         }
+        told.push(item);
+        let Some(c) = editor::position(s, item) else { continue };
+        let short: String = if message.chars().count() > 70 { message.chars().take(68).chain("…".chars()).collect() } else { message.clone() };
+        let galley = painter.layout_no_wrap(format!("⚠ {short}"), egui::FontId::proportional(12.0), Color32::from_rgb(255, 200, 190));
+        let mut rect = egui::Rect::from_min_size(to(c) + egui::vec2(10.0, 6.0), galley.size() + egui::vec2(8.0, 4.0));
+        while let Some(hit) = plates.iter().find(|p| p.intersects(rect)) {
+            rect = rect.translate(egui::vec2(0.0, hit.max.y - rect.min.y + 2.0));
+        }
+        plates.push(rect);
+        painter.rect(rect, 3.0, Color32::from_rgba_unmultiplied(40, 12, 10, 225), egui::Stroke::new(1.0, WRONG), egui::StrokeKind::Inside);
+        painter.galley(rect.min + egui::vec2(4.0, 2.0), galley, Color32::WHITE);
     }
     if let Some(item) = ed.selected {
         ring(item, PICKED, 2.0);
@@ -646,7 +657,7 @@ fn panel(mut contexts: EguiContexts, mut free: ResMut<FreeRect>, mut ed: ResMut<
             ui.horizontal(|ui| {
                 ui.label(RichText::new("✏ Set-up editor").strong().size(17.0).color(Color32::from_rgb(236, 228, 200)));
                 if ed.editor.unsaved() {
-                    ui.label(RichText::new("● unsaved").color(Color32::from_rgb(240, 190, 90))).on_hover_text("Changed since it was opened or saved");
+                    ui.label(RichText::new("• unsaved").color(Color32::from_rgb(240, 190, 90))).on_hover_text("Changed since it was opened or saved");
                 }
             });
             ui.horizontal(|ui| {
@@ -710,7 +721,7 @@ fn tools(ui: &mut egui::Ui, ed: &mut Editing, s: &Scenario, send: &mut MessageWr
                 ed.drawing.clear();
             }
         };
-        choose(ui, Tool::Select, "⬚ Select", "Pick, drag, turn and reshape");
+        choose(ui, Tool::Select, "↖ Select", "Pick, drag, turn and reshape");
         for f in Feature::ALL {
             let how = if f == Feature::Building {
                 "click where it stands"
@@ -837,10 +848,32 @@ fn item_form(ui: &mut egui::Ui, s: &Scenario, item: Item, ed: &mut Editing, send
                     changed |= number(ui, "Depth", &mut size[1], 0.5..=24.0, 0.1);
                     changed |= number(ui, "Facing", facing, 0.0..=359.0, 1.0);
                 }
-                Terrain::Stream { name, kind, width, .. } => {
+                Terrain::Stream { name, kind, width, fords, path } => {
                     changed |= text(ui, "Name", name);
                     changed |= choice(ui, "Kind", kind, &[StreamKind::Narrow, StreamKind::Large, StreamKind::River]);
                     changed |= number(ui, "Width", width, 0.1..=6.0, 0.05);
+                    // Fords (6.6: a river is crossed only there): where on the stream, how wide.
+                    let mut gone = None;
+                    for (k, ford) in fords.iter_mut().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label(format!("Ford {}", k + 1));
+                            changed |= ui.add(egui::DragValue::new(&mut ford.at[0]).speed(0.1).max_decimals(1).prefix("x ")).changed();
+                            changed |= ui.add(egui::DragValue::new(&mut ford.at[1]).speed(0.1).max_decimals(1).prefix("y ")).changed();
+                            changed |= ui.add(egui::DragValue::new(&mut ford.width).range(0.5..=12.0).speed(0.1).max_decimals(1).prefix("w ")).changed();
+                            if ui.small_button("🗑").on_hover_text("Remove the ford").clicked() {
+                                gone = Some(k);
+                            }
+                        });
+                    }
+                    if let Some(k) = gone {
+                        fords.remove(k);
+                        changed = true;
+                    }
+                    if ui.button("+ Ford").on_hover_text("A ford 2\" wide where the stream's middle bend is; set where it is below").clicked() {
+                        let at = path[path.len() / 2];
+                        fords.push(Ford { at, width: 2.0 });
+                        changed = true;
+                    }
                 }
                 Terrain::Road { name, width, .. } => {
                     changed |= text(ui, "Name", name);

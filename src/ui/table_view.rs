@@ -224,7 +224,8 @@ fn draw_table(
             let origin = ui.input(|i| i.pointer.press_origin()).or(response.interact_pointer_pos());
             *owner = TablePointer {
                 owned,
-                at: at(response.hover_pos()),
+                // In screenshot runs the X server's idle pointer is nowhere a player put it.
+                at: at(response.hover_pos().filter(|_| options.as_ref().is_none_or(|o| o.screenshot.is_none()))),
                 pressed: at(origin.filter(|_| response.drag_started_by(egui::PointerButton::Primary))),
                 dragging: response.dragged_by(egui::PointerButton::Primary),
                 released: response.drag_stopped_by(egui::PointerButton::Primary),
