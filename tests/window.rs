@@ -387,14 +387,35 @@ fn editor_checks(display: &str, dir: &Path) -> Vec<Check> {
         image::open(&png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
     };
     let (gold, red) = ([255, 214, 64], [235, 60, 50]);
-    match (shot("editor-1-pick.png", "pick:33rd Foot"), shot("editor-2-overlap.png", "place:33rd Foot:21,38;pick:Wheat Field")) {
+    let mut out = match (shot("editor-1-pick.png", "pick:33rd Foot"), shot("editor-2-overlap.png", "place:33rd Foot:21,38;pick:Wheat Field")) {
         (Ok(a), Ok(b)) => {
             let (g, r0, r1) = (count(&a, gold), count(&a, red), count(&b, red));
             println!("  editor: picked gold {g} px; problems red {r0} px, {r1} px with the 33rd on the 23rd");
             vec![check("editor_picks_in_gold_and_shows_problems_in_red", g >= 60 && r1 >= r0 + 150, || format!("gold {g} px; red {r0} → {r1} px"))]
         }
         (Err(e), _) | (_, Err(e)) => vec![check("editor_picks_in_gold_and_shows_problems_in_red", false, || e)],
+    };
+    // A real drag of the pointer: the 23rd Foot (front centre at 20, 38, facing down the table)
+    // taken by a stand and carried 8" down; its red leaves the old place and is at the new.
+    let png = dir.join("editor-3-drag.png");
+    let _ = std::fs::remove_file(&png);
+    let teaching = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/teaching.ron");
+    let dragged = run_otp(display, &["edit".into(), teaching.into(), "--screenshot".into(), png.display().to_string()], &[("OTP_MOUSE_DRAG", "18.5,38.4,18.5,30.4,15")]);
+    let before = dir.join("editor-1-pick.png");
+    let result = dragged.and_then(|stdout| {
+        let (a, b) = (image::open(&before).map_err(|e| e.to_string())?.to_rgb8(), image::open(&png).map_err(|e| e.to_string())?.to_rgb8());
+        let m = to_pixels(&stdout).ok_or("no view line")?;
+        let red = a.get_pixel(m(18.5, 38.4).0 as u32, m(18.5, 38.4).1 as u32).0;
+        Ok((colour_near(&a, m(18.5, 38.4), 3, red), colour_near(&b, m(18.5, 38.4), 3, red), colour_near(&a, m(18.5, 30.4), 3, red), colour_near(&b, m(18.5, 30.4), 3, red)))
+    });
+    match result {
+        Ok((old_a, old_b, new_a, new_b)) => {
+            println!("  editor drag: the 23rd's colour at the old place {old_a} → {old_b} px, at the new place {new_a} → {new_b} px");
+            out.push(check("editor_drag_with_the_pointer_moves_the_unit", old_a >= 20 && old_b * 3 < old_a && new_b * 2 > old_a + new_a, || format!("old {old_a} → {old_b}, new {new_a} → {new_b}")));
+        }
+        Err(e) => out.push(check("editor_drag_with_the_pointer_moves_the_unit", false, || e)),
     }
+    out
 }
 
 /// Run `otp play --screenshot`, returning its stdout.

@@ -126,6 +126,11 @@ pub enum Edit {
     AddObjective(Objective),
     SetObjective(usize, Objective),
     Details(Box<Details>),
+    /// A gate (or any gap) `width` inches wide cut in a fence, wall, barricade or breastwork where
+    /// it passes nearest `at`: the feature becomes two with the gap between them. No rule set
+    /// prices a gate, so it is what the table shows it to be: open ground between two ends of
+    /// the obstruction (OTP 6.7 is paid only where the obstruction is).
+    Gate { terrain: usize, at: Point, width: f32 },
 }
 
 /// The most edits kept for undo.
@@ -562,6 +567,21 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
                 _ => unreachable!(),
             };
         }
+        Edit::Gate { terrain, at, width } => {
+            let t = s.terrain.get(*terrain).ok_or_else(|| format!("no terrain feature {}", terrain + 1))?;
+            let Terrain::Obstacle { path, .. } = t else { return Err(format!("{}: a gate is cut in a fence, wall, barricade or breastwork", t.name())) };
+            let (before, after) = cut(path, Vec2::from(*at), *width).ok_or_else(|| format!("{}: a gate {width}\" wide does not fit there (too near an end: shorten the feature instead)", t.name()))?;
+            let mut second = t.clone();
+            let name = fresh_name(&format!("{} (beyond the gate)", t.name()), s.terrain.iter().map(Terrain::name));
+            rename(&mut second, name);
+            if let Terrain::Obstacle { path, .. } = &mut second {
+                *path = after;
+            }
+            if let Terrain::Obstacle { path, .. } = &mut s.terrain[*terrain] {
+                *path = before;
+            }
+            s.terrain.insert(terrain + 1, second);
+        }
         Edit::AddObjective(o) => s.objectives.push(o.clone()),
         Edit::SetObjective(i, o) => *s.objectives.get_mut(*i).ok_or("no such objective")? = o.clone(),
         Edit::Details(d) => {
@@ -573,6 +593,57 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `path` cut by a gap `width` long centred where it passes nearest `at`: the two pieces, each a
+/// path of two points or more, or None when the gap reaches an end.
+pub fn cut(path: &[Point], at: Vec2, width: f32) -> Option<(Vec<Point>, Vec<Point>)> {
+    let p: Vec<Vec2> = path.iter().map(|&q| q.into()).collect();
+    // Distance along the path of the point nearest `at`.
+    let mut along = 0.0;
+    let (mut best, mut centre) = (f32::INFINITY, 0.0);
+    for w in p.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = a.distance(b);
+        let t = if len > 0.0 { ((at - a).dot(b - a) / (len * len)).clamp(0.0, 1.0) } else { 0.0 };
+        let d = at.distance(a + (b - a) * t);
+        if d < best {
+            (best, centre) = (d, along + t * len);
+        }
+        along += len;
+    }
+    let (from, to) = (centre - width / 2.0, centre + width / 2.0);
+    if width <= 0.0 || from <= 0.05 || to >= along - 0.05 {
+        return None;
+    }
+    // The point `d` along the path.
+    let point_at = |d: f32| {
+        let mut run = 0.0;
+        for w in p.windows(2) {
+            let len = w[0].distance(w[1]);
+            if run + len >= d {
+                return w[0] + (w[1] - w[0]) * ((d - run) / len.max(1e-6));
+            }
+            run += len;
+        }
+        *p.last().expect("a path has points")
+    };
+    let round = |v: Vec2| -> Point { ((v * 100.0).round() / 100.0).into() };
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    let mut run = 0.0;
+    for (i, &q) in p.iter().enumerate() {
+        if i > 0 {
+            run += p[i - 1].distance(q);
+        }
+        if run < from {
+            before.push(round(q));
+        } else if run > to {
+            after.push(round(q));
+        }
+    }
+    before.push(round(point_at(from)));
+    after.insert(0, round(point_at(to)));
+    Some((before, after))
 }
 
 fn rename(t: &mut Terrain, to: String) {

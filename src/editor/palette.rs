@@ -77,7 +77,8 @@ impl Feature {
     }
 }
 
-/// A unit of the palette: its label and the unit (named and placed when added).
+/// A unit of the palette: its label and the unit (named and placed when added), with the
+/// profile the rule set reads when it is not the default mapping's.
 pub struct Template {
     pub label: &'static str,
     pub unit_type: UnitType,
@@ -86,26 +87,110 @@ pub struct Template {
     pub figures: u32,
     pub formation: Formation,
     pub can_skirmish: bool,
+    pub purky: Option<PurkyClass>,
+    pub revolution: Option<RevolutionKind>,
+    pub acw: Option<(AcwQuality, Option<AcwWeapon>, Option<AcwGun>)>,
 }
 
 const fn t(label: &'static str, unit_type: UnitType, arm: Arm, weapon: Option<Weapon>, figures: u32, formation: Formation, can_skirmish: bool) -> Template {
-    Template { label, unit_type, arm, weapon, figures, formation, can_skirmish }
+    Template { label, unit_type, arm, weapon, figures, formation, can_skirmish, purky: None, revolution: None, acw: None }
 }
 
-/// The palette, the commonest first.
+const MUSKET: Option<Weapon> = Some(Weapon::Musket);
+const fn gun(gun: GunSize) -> Arm {
+    Arm::Artillery { gun, galloper: false }
+}
+
+/// On to Philadelphia's unit types (2.0), the commonest first.
 pub const TEMPLATES: &[Template] = &[
-    t("Line infantry, 16 figures", UnitType::Line, Arm::Infantry, Some(Weapon::Musket), 16, Formation::Line, false),
-    t("State line infantry, 12", UnitType::StateLine, Arm::Infantry, Some(Weapon::Musket), 12, Formation::Line, false),
-    t("Militia, 12", UnitType::Militia, Arm::Infantry, Some(Weapon::Musket), 12, Formation::Line, false),
-    t("Elite infantry (grenadiers), 12", UnitType::Elite, Arm::Infantry, Some(Weapon::Musket), 12, Formation::Line, false),
-    t("Light infantry, 8, skirmishing", UnitType::Light, Arm::Infantry, Some(Weapon::Musket), 8, Formation::Skirmish, false),
+    t("Line infantry, 16 figures", UnitType::Line, Arm::Infantry, MUSKET, 16, Formation::Line, false),
+    t("State line infantry, 12", UnitType::StateLine, Arm::Infantry, MUSKET, 12, Formation::Line, false),
+    t("Militia, 12", UnitType::Militia, Arm::Infantry, MUSKET, 12, Formation::Line, false),
+    t("Elite infantry (grenadiers), 12", UnitType::Elite, Arm::Infantry, MUSKET, 12, Formation::Line, false),
+    t("Light infantry, 8, skirmishing", UnitType::Light, Arm::Infantry, MUSKET, 8, Formation::Skirmish, false),
     t("Riflemen, 8, skirmishing", UnitType::Militia, Arm::Infantry, Some(Weapon::Rifle), 8, Formation::Skirmish, true),
-    t("Indians, 8, skirmishing", UnitType::Indian, Arm::Infantry, Some(Weapon::Musket), 8, Formation::Skirmish, false),
+    t("Indians, 8, skirmishing", UnitType::Indian, Arm::Infantry, MUSKET, 8, Formation::Skirmish, false),
     t("Cavalry, 8 figures", UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, false),
-    t("Light gun (under 6 lb.)", UnitType::Line, Arm::Artillery { gun: GunSize::Light, galloper: false }, None, 1, Formation::Unlimbered, false),
-    t("Medium gun (6-9 lb.)", UnitType::Line, Arm::Artillery { gun: GunSize::Medium, galloper: false }, None, 2, Formation::Unlimbered, false),
-    t("Heavy gun (12 lb. and up)", UnitType::Line, Arm::Artillery { gun: GunSize::Heavy, galloper: false }, None, 2, Formation::Unlimbered, false),
+    t("Light gun (under 6 lb.)", UnitType::Line, gun(GunSize::Light), None, 1, Formation::Unlimbered, false),
+    t("Medium gun (6-9 lb.)", UnitType::Line, gun(GunSize::Medium), None, 2, Formation::Unlimbered, false),
+    t("Heavy gun (12 lb. and up)", UnitType::Line, gun(GunSize::Heavy), None, 2, Formation::Unlimbered, false),
 ];
+
+const fn purky(label: &'static str, class: PurkyClass, base: Template) -> Template {
+    Template { label, purky: Some(class), ..base }
+}
+
+/// Purky's classes (PK card), each on the file's nearest OTP type.
+pub const PURKY: &[Template] = &[
+    purky("Grenadiers", PurkyClass::Grenadiers, t("", UnitType::Elite, Arm::Infantry, MUSKET, 12, Formation::Line, false)),
+    purky("Regulars", PurkyClass::Regulars, t("", UnitType::Line, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    purky("Continentals", PurkyClass::Continentals, t("", UnitType::Line, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    purky("Light companies", PurkyClass::LightCompanies, t("", UnitType::Light, Arm::Infantry, MUSKET, 8, Formation::Skirmish, false)),
+    purky("Riflemen", PurkyClass::Riflemen, t("", UnitType::Militia, Arm::Infantry, Some(Weapon::Rifle), 8, Formation::Skirmish, true)),
+    purky("Militia", PurkyClass::Militia, t("", UnitType::Militia, Arm::Infantry, MUSKET, 12, Formation::Line, false)),
+    purky("Indians", PurkyClass::Indians, t("", UnitType::Indian, Arm::Infantry, MUSKET, 8, Formation::Skirmish, false)),
+    purky("Cavalry", PurkyClass::Cavalry, t("", UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, false)),
+    purky("Heavy guns", PurkyClass::HeavyGuns, t("", UnitType::Line, gun(GunSize::Heavy), None, 2, Formation::Unlimbered, false)),
+    purky("Medium guns", PurkyClass::MediumGuns, t("", UnitType::Line, gun(GunSize::Medium), None, 2, Formation::Unlimbered, false)),
+    purky("Light guns", PurkyClass::LightGuns, t("", UnitType::Line, gun(GunSize::Light), None, 1, Formation::Unlimbered, false)),
+    purky("Amusettes", PurkyClass::Amusettes, t("", UnitType::Light, gun(GunSize::Light), None, 1, Formation::Unlimbered, false)),
+];
+
+const fn revolution(label: &'static str, kind: RevolutionKind, base: Template) -> Template {
+    Template { label, revolution: Some(kind), ..base }
+}
+
+/// Revolution's kinds of unit (SG), each on the file's nearest OTP type.
+pub const REVOLUTION: &[Template] = &[
+    revolution("Elite infantry", RevolutionKind::Elite, t("", UnitType::Elite, Arm::Infantry, MUSKET, 12, Formation::Line, false)),
+    revolution("Line infantry", RevolutionKind::Line, t("", UnitType::Line, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    revolution("Militia", RevolutionKind::Militia, t("", UnitType::Militia, Arm::Infantry, MUSKET, 12, Formation::Line, false)),
+    revolution("Rifles", RevolutionKind::Rifles, t("", UnitType::Militia, Arm::Infantry, Some(Weapon::Rifle), 8, Formation::Skirmish, true)),
+    revolution("Dragoons", RevolutionKind::Dragoons, t("", UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, false)),
+    revolution("Artillery", RevolutionKind::Artillery, t("", UnitType::Line, gun(GunSize::Medium), None, 2, Formation::Unlimbered, false)),
+];
+
+const fn acw(label: &'static str, quality: AcwQuality, weapon: Option<AcwWeapon>, gun: Option<AcwGun>, base: Template) -> Template {
+    Template { label, acw: Some((quality, weapon, gun)), ..base }
+}
+
+/// The two ACW sheets' troops: infantry and cavalry by quality and arm, batteries by gun.
+pub const ACW: &[Template] = &[
+    acw("Veteran infantry, rifled muskets", AcwQuality::Veteran, Some(AcwWeapon::RifledMusket), None, t("", UnitType::Line, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    acw("Green infantry, rifled muskets", AcwQuality::Green, Some(AcwWeapon::RifledMusket), None, t("", UnitType::StateLine, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    acw("Elite infantry, rifled muskets", AcwQuality::Elite, Some(AcwWeapon::RifledMusket), None, t("", UnitType::Elite, Arm::Infantry, MUSKET, 16, Formation::Line, false)),
+    acw("Militia, smoothbores", AcwQuality::Militia, Some(AcwWeapon::SmoothboreMusket), None, t("", UnitType::Militia, Arm::Infantry, MUSKET, 12, Formation::Line, false)),
+    acw("Sharpshooters", AcwQuality::Veteran, Some(AcwWeapon::SharpshooterRifle), None, t("", UnitType::Light, Arm::Infantry, Some(Weapon::Rifle), 8, Formation::Line, false)),
+    acw("Veteran cavalry, breech-loading carbines", AcwQuality::Veteran, Some(AcwWeapon::BreechLoadingCarbine), None, t("", UnitType::Line, Arm::Cavalry, Some(Weapon::Carbine), 8, Formation::Line, false)),
+    acw("Battery, 12-pdr Napoleons", AcwQuality::Veteran, None, Some(AcwGun::Napoleon12), t("", UnitType::Line, gun(GunSize::Heavy), None, 2, Formation::Unlimbered, false)),
+    acw("Battery, 10-pdr Parrotts", AcwQuality::Veteran, None, Some(AcwGun::Parrott10), t("", UnitType::Line, gun(GunSize::Medium), None, 2, Formation::Unlimbered, false)),
+];
+
+/// The rule sets a scenario may be laid out for (the test rule set is not one).
+pub fn rule_sets() -> impl Iterator<Item = RuleSetId> {
+    crate::rules::cite::PLAYABLE.into_iter().filter(|r| *r != RuleSetId::Tiny)
+}
+
+/// The kind of a new brigade's commander on side `side` (the first side British or Union).
+pub fn commander_kind(rules: RuleSetId, side: usize) -> CommanderKind {
+    match (matches!(rules, RuleSetId::AcwOrders | RuleSetId::AcwQuick), side) {
+        (true, 0) => CommanderKind::Union,
+        (true, _) => CommanderKind::Confederate,
+        (false, 0) => CommanderKind::British,
+        (false, _) => CommanderKind::Continental,
+    }
+}
+
+/// The palette a scenario played under `rules` offers: that rule set's own kinds of unit as
+/// the file records them (its profile), or On to Philadelphia's types.
+pub fn palette(rules: RuleSetId) -> &'static [Template] {
+    match rules {
+        RuleSetId::Purky => PURKY,
+        RuleSetId::Revolution => REVOLUTION,
+        RuleSetId::AcwOrders | RuleSetId::AcwQuick => ACW,
+        _ => TEMPLATES,
+    }
+}
 
 impl Template {
     /// The unit, named, its front edge's centre at `at`, facing `facing`.
@@ -127,9 +212,9 @@ impl Template {
             attached_to: None,
             morale_marker: false,
             men: None,
-            purky: None,
-            revolution: None,
-            acw: None,
+            purky: self.purky.map(|class| PurkyProfile { class, figures: None }),
+            revolution: self.revolution.map(|kind| RevolutionProfile { kind }),
+            acw: self.acw.map(|(quality, weapon, gun)| AcwProfile { quality, weapon, gun }),
         }
     }
 }
@@ -138,25 +223,33 @@ impl Template {
 mod tests {
     use super::*;
 
-    // OTP 1.1-1.3: every template is a unit the basing rules lay out, and every feature drawn
-    // with its least corners is a shape the editor takes.
+    // OTP 1.1-1.3 and each rule set's own kinds of unit (PK card, SG, QK/OR): every template of
+    // each palette makes a table `otp check` accepts and that rule set opens as a game; every
+    // feature drawn with its least corners is a shape the editor takes.
     #[test]
-    fn every_template_and_feature_is_valid_on_a_table() {
-        let mut ed = super::super::Editor::blank(48.0, 48.0, RuleSetId::Otp, &["A", "B"]);
-        ed.apply(&super::super::Edit::AddBrigade {
-            side: 0,
-            brigade: Brigade { name: "B1".into(), chit: 1, commander: Commander { name: "C".into(), kind: CommanderKind::British, rating: None, at: None, acw: None }, posture: None, units: Vec::new() },
-        })
-        .unwrap();
-        for (i, t) in TEMPLATES.iter().enumerate() {
-            let at = [6.0 + (i % 4) as f32 * 10.0, 6.0 + (i / 4) as f32 * 8.0];
-            ed.apply(&super::super::Edit::AddUnit { side: 0, brigade: 0, unit: t.unit(t.label.into(), at, 0.0) }).unwrap();
+    fn every_palette_makes_a_playable_table_under_its_rule_set() {
+        use super::super::{Edit, Editor};
+        for rules in [RuleSetId::Otp, RuleSetId::Purky, RuleSetId::Revolution, RuleSetId::AcwQuick, RuleSetId::AcwOrders] {
+            let mut ed = Editor::blank(72.0, 48.0, rules, &["A", "B"]);
+            let acw = matches!(rules, RuleSetId::AcwQuick | RuleSetId::AcwOrders);
+            for (side, kind) in [(0, if acw { CommanderKind::Union } else { CommanderKind::British }), (1, if acw { CommanderKind::Confederate } else { CommanderKind::Continental })] {
+                let commander = Commander { name: format!("General {side}"), kind, rating: None, at: None, acw: None };
+                ed.apply(&Edit::AddBrigade { side, brigade: Brigade { name: format!("Brigade {side}"), chit: side as u32 + 1, commander, posture: None, units: Vec::new() } }).unwrap();
+            }
+            let palette = palette(rules);
+            for (i, t) in palette.iter().enumerate() {
+                let at = [6.0 + (i % 6) as f32 * 11.0, 4.0 + (i / 6) as f32 * 5.0];
+                ed.apply(&Edit::AddUnit { side: 0, brigade: 0, unit: t.unit(t.label.into(), at, 0.0) }).unwrap();
+            }
+            ed.apply(&Edit::AddUnit { side: 1, brigade: 0, unit: palette[0].unit("Enemy".into(), [36.0, 44.0], 180.0) }).unwrap();
+            for (i, f) in Feature::ALL.iter().enumerate() {
+                let points: Vec<Point> = [[0.0, 0.0], [3.0, 0.0], [3.0, 3.0]][..f.least()].iter().map(|p| [p[0] + 4.0 * i as f32 + 8.0, p[1] + 30.0]).collect();
+                ed.apply(&Edit::AddTerrain(f.make(f.name().into(), points))).unwrap();
+            }
+            assert!(ed.problems().is_empty(), "{rules:?}: {:?}", ed.problems());
+            let s = ed.scenario.clone();
+            assert!(crate::rules::registry::open(rules, s, 1).is_ok(), "{rules:?} opens the table");
         }
-        for (i, f) in Feature::ALL.iter().enumerate() {
-            let points: Vec<Point> = [[0.0, 0.0], [3.0, 0.0], [3.0, 3.0]][..f.least()].iter().map(|p| [p[0] + 4.0 * i as f32, p[1] + 40.0]).collect();
-            ed.apply(&super::super::Edit::AddTerrain(f.make(f.name().into(), points))).unwrap();
-        }
-        let problems: Vec<String> = ed.problems().into_iter().map(|(_, m)| m).filter(|m| !m.contains("side B")).collect();
-        assert!(problems.is_empty() || problems.iter().all(|m| m.contains("B") && m.contains("brigade")), "{problems:?}");
+        assert_eq!(palette(RuleSetId::Purky)[0].unit("G".into(), [0.0, 0.0], 0.0).purky.unwrap().class, PurkyClass::Grenadiers);
     }
 }

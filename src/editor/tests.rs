@@ -242,3 +242,27 @@ fn turning_terrain_turns_it_about_its_middle_and_snapping_rounds() {
     ed.apply(&Edit::Copy(orchard)).unwrap();
     assert_eq!(ed.scenario.terrain.last().unwrap().name(), "Thompson's Orchard (2)");
 }
+
+// OTP 6.7: a gate cut in the churchyard wall leaves two lengths of wall with a 2" gap where the
+// pointer was; the ends of the wall are where they were.
+#[test]
+fn a_gate_is_a_gap_cut_in_a_wall() {
+    let mut ed = Editor::open(SHIPPED[0].1, "teaching.ron").unwrap();
+    let i = ed.scenario.terrain.iter().position(|t| t.name() == "Churchyard wall").unwrap();
+    let n = ed.scenario.terrain.len();
+    ed.apply(&Edit::Gate { terrain: i, at: [46.0, 28.3], width: 2.0 }).unwrap();
+    assert_eq!(ed.scenario.terrain.len(), n + 1);
+    assert_eq!(vertices(&ed.scenario.terrain[i]), &[[43.5, 28.0], [45.0, 28.0]]);
+    assert_eq!(vertices(&ed.scenario.terrain[i + 1]), &[[47.0, 28.0], [48.5, 28.0]]);
+    assert_eq!(ed.scenario.terrain[i + 1].name(), "Churchyard wall (beyond the gate)");
+    assert!(ed.problems().is_empty(), "{:?}", ed.problems());
+    // Too near an end, or not an obstruction: refused, nothing changed.
+    let before = ed.scenario.clone();
+    assert!(ed.apply(&Edit::Gate { terrain: i, at: [43.6, 28.0], width: 2.0 }).unwrap_err().contains("does not fit"));
+    assert!(ed.apply(&Edit::Gate { terrain: 2, at: [45.0, 14.0], width: 2.0 }).unwrap_err().contains("a gate is cut in"));
+    assert_eq!(ed.scenario, before);
+    // A bend inside the gap goes with it.
+    let (a, b) = cut(&[[0.0, 0.0], [5.0, 0.0], [5.0, 5.0]], Vec2::new(5.2, 0.3), 2.0).unwrap();
+    // Nearest the pointer is (5, 0.3) on the second leg, 5.3" along: the gap runs 4.3" to 6.3".
+    assert_eq!((a, b), (vec![[0.0, 0.0], [4.3, 0.0]], vec![[5.0, 1.3], [5.0, 5.0]]));
+}

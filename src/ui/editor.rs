@@ -19,10 +19,9 @@ use super::camera::View;
 use super::session::Session;
 use super::table_view::TablePointer;
 use super::{FreeRect, UiSet, root_ui};
-use crate::editor::palette::{Feature, TEMPLATES};
+use crate::editor::palette::{Feature, palette};
 use crate::editor::pick::{self, hit, nearest_side, outline, vertex_at};
 use crate::editor::{self, Details, Edit, Editor, Item, UnitRef, snap, snap_bearing};
-use crate::rules::cite::{PLAYABLE, RuleSetId};
 use crate::rules::engine::Engine;
 use crate::rules::registry;
 use crate::scenario::model::*;
@@ -39,6 +38,8 @@ pub(crate) enum Tool {
     /// Put a unit of the palette's `template` into the chosen brigade with a click.
     Place(usize),
     Objective,
+    /// Cut a 2" gate in the fence, wall or breastwork clicked.
+    Gate,
 }
 
 /// A drag under way.
@@ -371,7 +372,7 @@ fn table_tools(mut contexts: EguiContexts, mut pointer: ResMut<TablePointer>, vi
     let tolerance = 6.0 / view.ppi;
     // This frame's clicks are taken; the position and the held button stay for a second pass.
     let p = *pointer;
-    *pointer = TablePointer { owned: p.owned, at: p.at, dragging: p.dragging, shift: p.shift, alt: p.alt, ..default() };
+    *pointer = TablePointer { owned: p.owned, at: p.at, dragging: p.dragging, held: p.held, shift: p.shift, alt: p.alt, ..default() };
     let s = ed.editor.scenario.clone();
 
     // Keys, unless a text field has them.
@@ -399,7 +400,7 @@ fn table_tools(mut contexts: EguiContexts, mut pointer: ResMut<TablePointer>, vi
         Tool::Place(k) => {
             if let Some(at) = p.clicked {
                 let at = ed.snapped(at);
-                let t = &TEMPLATES[k];
+                let Some(t) = palette(s.rules).get(k) else { return Ok(()) };
                 let names: Vec<String> = pick::units(&s).filter_map(|r| editor::unit(&s, r)).map(|u| u.name.clone()).collect();
                 let name = editor::fresh_name(t.label.split(',').next().unwrap_or("Unit"), names.iter().map(String::as_str));
                 // Facing the far side of the table from where it stands.
@@ -421,6 +422,17 @@ fn table_tools(mut contexts: EguiContexts, mut pointer: ResMut<TablePointer>, vi
                 send.write(EditorCommand::Edit(Edit::AddObjective(Objective { name, at: at.into(), radius: 3.0, points: 1 })));
                 ed.selected = Some(Item::Objective(s.objectives.len()));
                 ed.tool = Tool::Select;
+            }
+        }
+        Tool::Gate => {
+            if let Some(at) = p.clicked {
+                match hit(&s, at, tolerance) {
+                    Some(Item::Terrain(i)) if matches!(s.terrain[i], Terrain::Obstacle { .. }) => {
+                        send.write(EditorCommand::Edit(Edit::Gate { terrain: i, at: at.into(), width: 2.0 }));
+                        ed.selected = Some(Item::Terrain(i));
+                    }
+                    _ => ed.status = Some(("click on a fence, wall, barricade or breastwork to cut a gate in it".into(), true)),
+                }
             }
         }
     }
@@ -479,7 +491,7 @@ fn select_tool(s: &Scenario, p: &TablePointer, tolerance: f32, ed: &mut Editing,
             ed.status = None;
         }
     }
-    if let (Some(drag), Some(at)) = (ed.drag, p.at.filter(|_| p.dragging)) {
+    if let (Some(drag), Some(at)) = (ed.drag, p.held.filter(|_| p.dragging)) {
         let first = p.pressed.is_some();
         let wrap = |e: Edit| {
             if first { EditorCommand::Edit(e) } else { EditorCommand::Continue(e) }
@@ -732,6 +744,7 @@ fn tools(ui: &mut egui::Ui, ed: &mut Editing, s: &Scenario, send: &mut MessageWr
             };
             choose(ui, Tool::Draw(f), f.name(), &format!("Draw {}: {how}", f.name().to_lowercase()));
         }
+        choose(ui, Tool::Gate, "Gate", "Click on a fence, wall or breastwork: a 2\" gap is cut there (two lengths of it, open ground between)");
         choose(ui, Tool::Objective, "◎ Objective", "Click where the objective is");
     });
     ui.add_space(4.0);
@@ -756,7 +769,7 @@ fn tools(ui: &mut egui::Ui, ed: &mut Editing, s: &Scenario, send: &mut MessageWr
                 ui.selectable_value(&mut ed.brigade, i, format!("{} (chit {})", b.name, b.chit));
             }
         });
-        for (k, t) in TEMPLATES.iter().enumerate() {
+        for (k, t) in palette(s.rules).iter().enumerate() {
             if ui.selectable_label(ed.tool == Tool::Place(k), t.label).on_hover_text("Then click the table: the centre of its front edge").clicked() {
                 ed.tool = Tool::Place(k);
             }
@@ -764,7 +777,7 @@ fn tools(ui: &mut egui::Ui, ed: &mut Editing, s: &Scenario, send: &mut MessageWr
     }
     if ui.button("+ Brigade").on_hover_text("A new brigade of this side, with the next chit and a commander").clicked() {
         let chit = s.sides.iter().flat_map(|x| &x.brigades).map(|b| b.chit).max().unwrap_or(0) + 1;
-        let kind = side.brigades.first().map(|b| b.commander.kind).or(side.commander.as_ref().map(|c| c.kind)).unwrap_or(if ed.side == 0 { CommanderKind::British } else { CommanderKind::Continental });
+        let kind = side.brigades.first().map(|b| b.commander.kind).or(side.commander.as_ref().map(|c| c.kind)).unwrap_or(crate::editor::palette::commander_kind(s.rules, ed.side));
         let brigade = Brigade { name: format!("Brigade {chit}"), chit, commander: Commander { name: format!("Commander {chit}"), kind, rating: None, at: None, acw: None }, posture: None, units: Vec::new() };
         ed.brigade = side.brigades.len();
         send.write(EditorCommand::Edit(Edit::AddBrigade { side: ed.side, brigade }));
@@ -809,6 +822,39 @@ fn choice<T: PartialEq + Copy + std::fmt::Debug>(ui: &mut egui::Ui, label: &str,
     *value != before
 }
 
+const DISORDER: [DisorderType; 4] = [DisorderType::A, DisorderType::B, DisorderType::C, DisorderType::D];
+const PURKY: [PurkyClass; 12] = [
+    PurkyClass::Grenadiers,
+    PurkyClass::LightCompanies,
+    PurkyClass::Regulars,
+    PurkyClass::Continentals,
+    PurkyClass::Riflemen,
+    PurkyClass::Militia,
+    PurkyClass::Indians,
+    PurkyClass::Cavalry,
+    PurkyClass::HeavyGuns,
+    PurkyClass::MediumGuns,
+    PurkyClass::LightGuns,
+    PurkyClass::Amusettes,
+];
+const REVOLUTION: [RevolutionKind; 6] = [RevolutionKind::Elite, RevolutionKind::Line, RevolutionKind::Militia, RevolutionKind::Rifles, RevolutionKind::Dragoons, RevolutionKind::Artillery];
+const QUALITY: [AcwQuality; 4] = [AcwQuality::Elite, AcwQuality::Veteran, AcwQuality::Green, AcwQuality::Militia];
+
+/// A choice that may be left to its default (`usual` says what that is).
+fn maybe<T: PartialEq + Copy + std::fmt::Debug>(ui: &mut egui::Ui, label: &str, value: &mut Option<T>, all: &[T], usual: &str) -> bool {
+    let before = *value;
+    ui.horizontal(|ui| {
+        ui.label(label);
+        egui::ComboBox::from_id_salt(label).selected_text(value.map_or(format!("by default: {usual}"), |v| format!("{v:?}"))).show_ui(ui, |ui| {
+            ui.selectable_value(value, None, format!("by default: {usual}"));
+            for v in all {
+                ui.selectable_value(value, Some(*v), format!("{v:?}"));
+            }
+        });
+    });
+    *value != before
+}
+
 /// Send a form's change: typing in a field goes on as one step while it keeps the focus.
 fn send_form(ui: &egui::Ui, edit: Edit, send: &mut MessageWriter<EditorCommand>) {
     let typing = ui.ctx().memory(|m| m.focused().is_some()) && ui.input(|i| !i.pointer.any_down());
@@ -824,13 +870,16 @@ fn item_form(ui: &mut egui::Ui, s: &Scenario, item: Item, ed: &mut Editing, send
             ui.label(RichText::new(format!("{}: {}", t.kind_name(), t.name())).strong());
             let mut changed = false;
             match &mut t {
-                Terrain::Woods { name, density, .. } => {
+                Terrain::Woods { name, density, disorder, .. } => {
                     changed |= text(ui, "Name", name);
                     changed |= choice(ui, "Density", density, &[WoodsDensity::Light, WoodsDensity::Regular, WoodsDensity::Dense]);
+                    let usual = format!("as its density ({:?})", density.default_disorder());
+                    changed |= maybe(ui, "Disorder type (6.6)", disorder, &DISORDER, &usual);
                 }
-                Terrain::Hill { name, elevation, .. } => {
+                Terrain::Hill { name, elevation, slope, .. } => {
                     changed |= text(ui, "Name", name);
                     changed |= count(ui, "Elevation (levels)", elevation, 1..=9);
+                    changed |= maybe(ui, "Slope disorders as", slope, &DISORDER, "a slight slope (none)");
                 }
                 Terrain::Field { name, kind, .. } => {
                     changed |= text(ui, "Name", name);
@@ -909,6 +958,31 @@ fn item_form(ui: &mut egui::Ui, s: &Scenario, item: Item, ed: &mut Editing, send
             changed |= number(ui, "Front x", &mut u.at[0], 0.0..=s.table.width, 0.1);
             changed |= number(ui, "Front y", &mut u.at[1], 0.0..=s.table.depth, 0.1);
             changed |= ui.checkbox(&mut u.morale_marker, "Starts with a morale marker").changed();
+            // The file's optional profiles: what the other rule sets read of the unit (each by
+            // default mapped from the fields above).
+            egui::CollapsingHeader::new("Under the other rule sets").id_salt(("profiles", r.side, r.brigade, r.unit)).show(ui, |ui| {
+                let side = &s.sides[r.side];
+                let mut purky = u.purky.map(|p| p.class);
+                if maybe(ui, "Purky class", &mut purky, &PURKY, &format!("{:?}", u.purky_profile(side).class)) {
+                    u.purky = purky.map(|class| PurkyProfile { class, figures: u.purky.and_then(|p| p.figures) });
+                    changed = true;
+                }
+                let mut kind = u.revolution.map(|p| p.kind);
+                if maybe(ui, "Revolution kind", &mut kind, &REVOLUTION, &format!("{:?}", u.revolution_profile().kind)) {
+                    u.revolution = kind.map(|kind| RevolutionProfile { kind });
+                    changed = true;
+                }
+                let mut quality = u.acw.map(|p| p.quality);
+                if maybe(ui, "ACW quality", &mut quality, &QUALITY, &format!("{:?}", u.acw_profile().quality)) {
+                    u.acw = quality.map(|quality| AcwProfile { quality, ..u.acw.unwrap_or(u.acw_profile()) });
+                    changed = true;
+                }
+                let mut men = u.men.unwrap_or(u.figures * MEN_PER_FIGURE);
+                if count(ui, "Men", &mut men, 1..=5000) {
+                    u.men = Some(men);
+                    changed = true;
+                }
+            });
             if changed {
                 send_form(ui, Edit::SetUnit(r, u), send);
             }
@@ -980,7 +1054,7 @@ fn details_form(ui: &mut egui::Ui, s: &Scenario, send: &mut MessageWriter<Editor
     let mut changed = text(ui, "Name", &mut d.name);
     let before = d.rules;
     egui::ComboBox::from_label("Rule set").selected_text(d.rules.title()).show_ui(ui, |ui| {
-        for r in PLAYABLE.iter().copied().filter(|r| *r != RuleSetId::Tiny) {
+        for r in crate::editor::palette::rule_sets() {
             ui.selectable_value(&mut d.rules, r, r.title());
         }
     });
@@ -1006,6 +1080,8 @@ fn details_form(ui: &mut egui::Ui, s: &Scenario, send: &mut MessageWriter<Editor
         (&mut o.indians_skirmish_only, "Indians skirmish only"),
         (&mut o.civilian_drivers, "Civilian drivers"),
         (&mut o.visibility_restrictions, "Visibility restrictions"),
+        (&mut o.acw_orders_oneill, "ACW orders: O'Neill's charge table"),
+        (&mut o.purky_skirmisher_fire, "Purky: skirmisher fire at 18\""),
     ] {
         changed |= ui.checkbox(flag, label).changed();
     }

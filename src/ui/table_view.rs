@@ -112,6 +112,8 @@ pub(crate) struct TablePointer {
     pub pressed: Option<Vec2>,
     /// The left button is held, dragging.
     pub dragging: bool,
+    /// Where the pointer is while it drags (`at` may be hidden in a screenshot run; this is not).
+    pub held: Option<Vec2>,
     /// A drag ended this frame.
     pub released: bool,
     pub clicked: Option<Vec2>,
@@ -228,6 +230,7 @@ fn draw_table(
                 at: at(response.hover_pos().filter(|_| options.as_ref().is_none_or(|o| o.screenshot.is_none()))),
                 pressed: at(origin.filter(|_| response.drag_started_by(egui::PointerButton::Primary))),
                 dragging: response.dragged_by(egui::PointerButton::Primary),
+                held: at(response.interact_pointer_pos().filter(|_| response.dragged_by(egui::PointerButton::Primary))),
                 released: response.drag_stopped_by(egui::PointerButton::Primary),
                 clicked: at(response.interact_pointer_pos().filter(|_| response.clicked_by(egui::PointerButton::Primary))),
                 double_clicked: at(response.interact_pointer_pos().filter(|_| response.double_clicked_by(egui::PointerButton::Primary))),
