@@ -412,7 +412,7 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
             match *item {
                 Item::Terrain(i) => points_mut(terrain_mut(s, i)?).into_iter().for_each(|p| add(p, by)),
                 Item::Objective(i) => add(&mut s.objectives.get_mut(i).ok_or("no such objective")?.at, by),
-                Item::Unit(r) => add(&mut unit_mut(s, r)?.at, by),
+                Item::Unit(r) => carry(s, r, by)?,
                 Item::Commander { .. } | Item::Wagon { .. } => {
                     let at = position(s, *item).ok_or("no such commander or wagon")?;
                     return change(s, &Edit::Place(*item, (at + by).into()));
@@ -420,7 +420,10 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
             }
         }
         Edit::Place(item, to) => match *item {
-            Item::Unit(r) => unit_mut(s, r)?.at = *to,
+            Item::Unit(r) => {
+                let by = Vec2::from(*to) - Vec2::from(unit_mut(s, r)?.at);
+                carry(s, r, by)?;
+            }
             Item::Objective(i) => s.objectives.get_mut(i).ok_or("no such objective")?.at = *to,
             Item::Commander { side, brigade } => commander_mut(s, side, brigade)?.at = Some(*to),
             Item::Wagon { side, wagon } => s.sides.get_mut(side).and_then(|x| x.wagons.get_mut(wagon)).ok_or("no such wagon")?.at = *to,
@@ -644,6 +647,15 @@ pub fn cut(path: &[Point], at: Vec2, width: f32) -> Option<(Vec<Point>, Vec<Poin
     before.push(round(point_at(from)));
     after.insert(0, round(point_at(to)));
     Some((before, after))
+}
+
+/// A unit carried by `by`, and the guns attached to it with it (OTP 7.5: an attached gun goes
+/// where its unit goes, so a set-up moved keeps them touching).
+fn carry(s: &mut Scenario, r: UnitRef, by: Vec2) -> Result<(), String> {
+    let name = unit_mut(s, r)?.name.clone();
+    add(&mut unit_mut(s, r)?.at, by);
+    s.sides[r.side].brigades.iter_mut().flat_map(|b| &mut b.units).filter(|u| u.attached_to.as_deref() == Some(name.as_str())).for_each(|u| add(&mut u.at, by));
+    Ok(())
 }
 
 fn rename(t: &mut Terrain, to: String) {

@@ -266,3 +266,21 @@ fn a_gate_is_a_gap_cut_in_a_wall() {
     // Nearest the pointer is (5, 0.3) on the second leg, 5.3" along: the gap runs 4.3" to 6.3".
     assert_eq!((a, b), (vec![[0.0, 0.0], [4.3, 0.0]], vec![[5.0, 1.3], [5.0, 5.0]]));
 }
+
+// OTP 7.5: a unit dragged takes the guns attached to it along, so they still touch it.
+#[test]
+fn a_unit_moved_carries_its_attached_guns() {
+    let mut ed = Editor::open(SHIPPED[0].1, "teaching.ron").unwrap();
+    let foot = UnitRef { side: 0, brigade: 0, unit: 0 };
+    let gun = UnitRef { side: 0, brigade: 0, unit: 2 };
+    assert_eq!(unit(&ed.scenario, gun).unwrap().attached_to.as_deref(), Some("23rd Foot"));
+    let before = Vec2::from(unit(&ed.scenario, gun).unwrap().at);
+    ed.apply(&Edit::Place(Item::Unit(foot), [20.0, 30.0])).unwrap();
+    ed.apply(&Edit::Move(Item::Unit(foot), [1.0, 0.0])).unwrap();
+    assert_eq!(Vec2::from(unit(&ed.scenario, gun).unwrap().at), before + Vec2::new(1.0, -8.0));
+    assert!(ed.problems().is_empty(), "{:?}", ed.problems());
+    // Another unit moves alone.
+    let other = UnitRef { side: 0, brigade: 0, unit: 1 };
+    ed.apply(&Edit::Move(Item::Unit(other), [0.0, 1.0])).unwrap();
+    assert_eq!(Vec2::from(unit(&ed.scenario, gun).unwrap().at), before + Vec2::new(1.0, -8.0));
+}
