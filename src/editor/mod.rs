@@ -491,7 +491,7 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
                     let mut t = s.terrain.get(i).ok_or("no such terrain feature")?.clone();
                     points_mut(&mut t).into_iter().for_each(|p| add(p, by));
                     let name = fresh_name(t.name(), s.terrain.iter().map(Terrain::name));
-                    rename(&mut t, name);
+                    *t.name_mut() = name;
                     s.terrain.push(t);
                 }
                 Item::Unit(r) => {
@@ -576,7 +576,7 @@ fn change(s: &mut Scenario, edit: &Edit) -> Result<(), String> {
             let (before, after) = cut(path, Vec2::from(*at), *width).ok_or_else(|| format!("{}: a gate {width}\" wide does not fit there (too near an end: shorten the feature instead)", t.name()))?;
             let mut second = t.clone();
             let name = fresh_name(&format!("{} (beyond the gate)", t.name()), s.terrain.iter().map(Terrain::name));
-            rename(&mut second, name);
+            *second.name_mut() = name;
             if let Terrain::Obstacle { path, .. } = &mut second {
                 *path = after;
             }
@@ -656,19 +656,6 @@ fn carry(s: &mut Scenario, r: UnitRef, by: Vec2) -> Result<(), String> {
     add(&mut unit_mut(s, r)?.at, by);
     s.sides[r.side].brigades.iter_mut().flat_map(|b| &mut b.units).filter(|u| u.attached_to.as_deref() == Some(name.as_str())).for_each(|u| add(&mut u.at, by));
     Ok(())
-}
-
-fn rename(t: &mut Terrain, to: String) {
-    match t {
-        Terrain::Woods { name, .. }
-        | Terrain::Hill { name, .. }
-        | Terrain::Stream { name, .. }
-        | Terrain::Obstacle { name, .. }
-        | Terrain::Road { name, .. }
-        | Terrain::Town { name, .. }
-        | Terrain::Building { name, .. }
-        | Terrain::Field { name, .. } => *name = to,
-    }
 }
 
 /// A feature drawn must be a shape: an area three corners or more, a path two points or more.

@@ -109,6 +109,10 @@ pub enum DisorderType {
     D,
 }
 
+impl DisorderType {
+    pub const ALL: [DisorderType; 4] = [DisorderType::A, DisorderType::B, DisorderType::C, DisorderType::D];
+}
+
 /// OTP 8.7: woods by how far one can see into them.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WoodsDensity {
@@ -300,6 +304,20 @@ fn default_road_width() -> f32 {
 }
 
 impl Terrain {
+    /// The feature's name, to change it (the editor's copies and gates).
+    pub fn name_mut(&mut self) -> &mut String {
+        match self {
+            Terrain::Woods { name, .. }
+            | Terrain::Hill { name, .. }
+            | Terrain::Stream { name, .. }
+            | Terrain::Obstacle { name, .. }
+            | Terrain::Road { name, .. }
+            | Terrain::Town { name, .. }
+            | Terrain::Building { name, .. }
+            | Terrain::Field { name, .. } => name,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match self {
             Terrain::Woods { name, .. }
@@ -722,6 +740,24 @@ pub enum PurkyClass {
     Amusettes,
 }
 
+impl PurkyClass {
+    /// Every class, in the card's order.
+    pub const ALL: [PurkyClass; 12] = [
+        PurkyClass::Grenadiers,
+        PurkyClass::LightCompanies,
+        PurkyClass::Regulars,
+        PurkyClass::Continentals,
+        PurkyClass::Riflemen,
+        PurkyClass::Militia,
+        PurkyClass::Indians,
+        PurkyClass::Cavalry,
+        PurkyClass::HeavyGuns,
+        PurkyClass::MediumGuns,
+        PurkyClass::LightGuns,
+        PurkyClass::Amusettes,
+    ];
+}
+
 /// A unit under Purky's rules.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -747,6 +783,10 @@ pub enum RevolutionKind {
     Artillery,
 }
 
+impl RevolutionKind {
+    pub const ALL: [RevolutionKind; 6] = [RevolutionKind::Elite, RevolutionKind::Line, RevolutionKind::Militia, RevolutionKind::Rifles, RevolutionKind::Dragoons, RevolutionKind::Artillery];
+}
+
 /// A unit under Simpson/Glidden's *Revolution*.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -762,6 +802,10 @@ pub enum AcwQuality {
     Veteran,
     Green,
     Militia,
+}
+
+impl AcwQuality {
+    pub const ALL: [AcwQuality; 4] = [AcwQuality::Elite, AcwQuality::Veteran, AcwQuality::Green, AcwQuality::Militia];
 }
 
 /// Small arms of the ACW orders sheet's weapons table (OR12).

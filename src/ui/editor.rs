@@ -822,23 +822,6 @@ fn choice<T: PartialEq + Copy + std::fmt::Debug>(ui: &mut egui::Ui, label: &str,
     *value != before
 }
 
-const DISORDER: [DisorderType; 4] = [DisorderType::A, DisorderType::B, DisorderType::C, DisorderType::D];
-const PURKY: [PurkyClass; 12] = [
-    PurkyClass::Grenadiers,
-    PurkyClass::LightCompanies,
-    PurkyClass::Regulars,
-    PurkyClass::Continentals,
-    PurkyClass::Riflemen,
-    PurkyClass::Militia,
-    PurkyClass::Indians,
-    PurkyClass::Cavalry,
-    PurkyClass::HeavyGuns,
-    PurkyClass::MediumGuns,
-    PurkyClass::LightGuns,
-    PurkyClass::Amusettes,
-];
-const REVOLUTION: [RevolutionKind; 6] = [RevolutionKind::Elite, RevolutionKind::Line, RevolutionKind::Militia, RevolutionKind::Rifles, RevolutionKind::Dragoons, RevolutionKind::Artillery];
-const QUALITY: [AcwQuality; 4] = [AcwQuality::Elite, AcwQuality::Veteran, AcwQuality::Green, AcwQuality::Militia];
 
 /// A choice that may be left to its default (`usual` says what that is).
 fn maybe<T: PartialEq + Copy + std::fmt::Debug>(ui: &mut egui::Ui, label: &str, value: &mut Option<T>, all: &[T], usual: &str) -> bool {
@@ -874,12 +857,12 @@ fn item_form(ui: &mut egui::Ui, s: &Scenario, item: Item, ed: &mut Editing, send
                     changed |= text(ui, "Name", name);
                     changed |= choice(ui, "Density", density, &[WoodsDensity::Light, WoodsDensity::Regular, WoodsDensity::Dense]);
                     let usual = format!("as its density ({:?})", density.default_disorder());
-                    changed |= maybe(ui, "Disorder type (6.6)", disorder, &DISORDER, &usual);
+                    changed |= maybe(ui, "Disorder type (6.6)", disorder, &DisorderType::ALL, &usual);
                 }
                 Terrain::Hill { name, elevation, slope, .. } => {
                     changed |= text(ui, "Name", name);
                     changed |= count(ui, "Elevation (levels)", elevation, 1..=9);
-                    changed |= maybe(ui, "Slope disorders as", slope, &DISORDER, "a slight slope (none)");
+                    changed |= maybe(ui, "Slope disorders as", slope, &DisorderType::ALL, "a slight slope (none)");
                 }
                 Terrain::Field { name, kind, .. } => {
                     changed |= text(ui, "Name", name);
@@ -963,17 +946,17 @@ fn item_form(ui: &mut egui::Ui, s: &Scenario, item: Item, ed: &mut Editing, send
             egui::CollapsingHeader::new("Under the other rule sets").id_salt(("profiles", r.side, r.brigade, r.unit)).show(ui, |ui| {
                 let side = &s.sides[r.side];
                 let mut purky = u.purky.map(|p| p.class);
-                if maybe(ui, "Purky class", &mut purky, &PURKY, &format!("{:?}", u.purky_profile(side).class)) {
+                if maybe(ui, "Purky class", &mut purky, &PurkyClass::ALL, &format!("{:?}", u.purky_profile(side).class)) {
                     u.purky = purky.map(|class| PurkyProfile { class, figures: u.purky.and_then(|p| p.figures) });
                     changed = true;
                 }
                 let mut kind = u.revolution.map(|p| p.kind);
-                if maybe(ui, "Revolution kind", &mut kind, &REVOLUTION, &format!("{:?}", u.revolution_profile().kind)) {
+                if maybe(ui, "Revolution kind", &mut kind, &RevolutionKind::ALL, &format!("{:?}", u.revolution_profile().kind)) {
                     u.revolution = kind.map(|kind| RevolutionProfile { kind });
                     changed = true;
                 }
                 let mut quality = u.acw.map(|p| p.quality);
-                if maybe(ui, "ACW quality", &mut quality, &QUALITY, &format!("{:?}", u.acw_profile().quality)) {
+                if maybe(ui, "ACW quality", &mut quality, &AcwQuality::ALL, &format!("{:?}", u.acw_profile().quality)) {
                     u.acw = quality.map(|quality| AcwProfile { quality, ..u.acw.unwrap_or(u.acw_profile()) });
                     changed = true;
                 }

@@ -97,20 +97,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<ClassRow>, String> {
 }
 
 /// Every class of `PurkyClass`, in the card's order.
-pub const ALL_CLASSES: [PurkyClass; 12] = [
-    PurkyClass::Grenadiers,
-    PurkyClass::LightCompanies,
-    PurkyClass::Regulars,
-    PurkyClass::Continentals,
-    PurkyClass::Riflemen,
-    PurkyClass::Militia,
-    PurkyClass::Indians,
-    PurkyClass::Cavalry,
-    PurkyClass::HeavyGuns,
-    PurkyClass::MediumGuns,
-    PurkyClass::LightGuns,
-    PurkyClass::Amusettes,
-];
+pub const ALL_CLASSES: [PurkyClass; 12] = PurkyClass::ALL;
 
 /// The embedded card, read once (a test proves it reads).
 pub fn card() -> &'static [ClassRow] {
