@@ -20,6 +20,7 @@ use super::{FreeRect, PanelOrder, root_ui};
 use crate::rules::action::Action;
 use crate::rules::engine::Engine;
 use crate::rules::report::{Refusal, Report};
+use crate::rules::simulate::REASON;
 use crate::scenario::spawn::Unit;
 use crate::table::footprint::Footprint;
 
@@ -30,6 +31,8 @@ const SHOWN: usize = 200;
 const RULE: Color32 = Color32::from_rgb(150, 150, 135);
 /// A refused order.
 const REFUSED: Color32 = Color32::from_rgb(255, 110, 100);
+/// The automatic player's reason for an action.
+const AUTOMATIC: Color32 = Color32::from_rgb(170, 200, 235);
 /// A status line that went well.
 const GOOD: Color32 = Color32::from_rgb(120, 220, 140);
 
@@ -43,10 +46,14 @@ pub(crate) struct LoggedRefusal {
     pub refusal: Refusal,
 }
 
-/// The log's own state: the refusals and how the panel is shown.
+/// The log's own state: the refusals, the automatic player's reasons, and how the panel is
+/// shown.
 #[derive(Resource, Debug)]
 pub(crate) struct GameLog {
     pub refusals: Vec<LoggedRefusal>,
+    /// Why the automatic player took an action: `(the index of its report, the reason)`. Given
+    /// before the action is applied; forgotten if the engine refuses it or it is taken back.
+    pub reasons: Vec<(usize, String)>,
     /// The game the refusals belong to (seed, scenario name), and its number of reports.
     game: Option<(u64, String)>,
     reports: usize,
@@ -60,26 +67,40 @@ pub(crate) struct GameLog {
 
 impl Default for GameLog {
     fn default() -> Self {
-        GameLog { refusals: Vec::new(), game: None, reports: 0, revision: 0, collapsed: false, details: true }
+        GameLog { refusals: Vec::new(), reasons: Vec::new(), game: None, reports: 0, revision: 0, collapsed: false, details: true }
     }
 }
 
 impl GameLog {
-    /// Forget the refusals (a new game).
+    /// Forget the refusals and reasons (a new game).
     pub fn clear(&mut self) {
         self.refusals.clear();
+        self.reasons.clear();
+    }
+
+    /// The automatic player's reason for the action it is sending now, which the game's next
+    /// report (number `at`) will record.
+    pub fn reason(&mut self, at: usize, why: String) {
+        self.reasons.retain(|(i, _)| *i != at);
+        self.reasons.push((at, why));
+    }
+
+    /// The reason given for report `i`, if the automatic player took it.
+    fn reason_for(&self, i: usize) -> Option<&str> {
+        self.reasons.iter().find(|(at, _)| *at == i).map(|(_, why)| why.as_str())
     }
 
     /// Follow the game: forget refusals of another game, or of actions taken back.
     fn follow(&mut self, game: &dyn Engine) {
         let id = (game.seed(), game.scenario().name.clone());
         if self.game.as_ref() != Some(&id) {
-            self.refusals.clear();
+            self.clear();
             self.game = Some(id);
         }
         let n = game.reports().len();
         if n < self.reports {
             self.refusals.retain(|r| r.at <= n);
+            self.reasons.retain(|(at, _)| *at < n);
         }
         self.reports = n;
     }
@@ -120,24 +141,27 @@ fn record(mut log: ResMut<GameLog>, session: Option<Res<Session>>, mut refused: 
     log.follow(engine);
     for r in refused.read() {
         let at = engine.reports().len();
+        // A refused order made no report: its reason must not land on the next one.
+        log.reasons.retain(|(i, _)| *i != at);
         log.refusals.push(LoggedRefusal { at, turn: engine.sequence().turn, action: r.action.clone(), refusal: r.refusal.clone() });
     }
 }
 
-/// One entry of the log: a report or a refusal, in the order they happened.
+/// One entry of the log: a report (with the automatic player's reason, when it took the
+/// action) or a refusal, in the order they happened.
 enum Entry<'a> {
-    Report(&'a Report),
+    Report(&'a Report, Option<&'a str>),
     Refusal(&'a LoggedRefusal),
 }
 
-fn entries<'a>(reports: &'a [Report], refusals: &'a [LoggedRefusal]) -> Vec<Entry<'a>> {
-    let mut out = Vec::with_capacity(reports.len() + refusals.len());
-    let mut next = refusals.iter().peekable();
+fn entries<'a>(reports: &'a [Report], log: &'a GameLog) -> Vec<Entry<'a>> {
+    let mut out = Vec::with_capacity(reports.len() + log.refusals.len());
+    let mut next = log.refusals.iter().peekable();
     for (i, r) in reports.iter().enumerate() {
         while let Some(x) = next.next_if(|x| x.at <= i) {
             out.push(Entry::Refusal(x));
         }
-        out.push(Entry::Report(r));
+        out.push(Entry::Report(r, log.reason_for(i)));
     }
     out.extend(next.map(Entry::Refusal));
     out
@@ -148,13 +172,23 @@ fn refusal_line(r: &LoggedRefusal) -> String {
     format!("Turn {}: {} — {}\n", r.turn, r.action, r.refusal)
 }
 
-/// The whole log as text: the heading `otp replay` prints, every report in plain words and every
-/// refusal where it happened.
-pub(crate) fn log_text(game: &dyn Engine, refusals: &[LoggedRefusal]) -> String {
+/// The line under a report that says why the automatic player took it.
+fn reason_line(why: &str) -> String {
+    format!("  Why: {why} ({REASON})\n")
+}
+
+/// The whole log as text: the heading `otp replay` prints, every report in plain words (with the
+/// automatic player's reason under each of its actions) and every refusal where it happened.
+pub(crate) fn log_text(game: &dyn Engine, log: &GameLog) -> String {
     let mut text = format!("{} (seed {}): {} actions\n", game.scenario().name, game.seed(), game.action_count());
-    for e in entries(game.reports(), refusals) {
+    for e in entries(game.reports(), log) {
         match e {
-            Entry::Report(r) => text.push_str(&r.to_string()),
+            Entry::Report(r, why) => {
+                text.push_str(&r.to_string());
+                if let Some(why) = why {
+                    text.push_str(&reason_line(why));
+                }
+            }
             Entry::Refusal(r) => text.push_str(&refusal_line(r)),
         }
     }
@@ -175,7 +209,7 @@ pub(crate) fn export_path(save: Option<&Path>, scenario: &str) -> PathBuf {
 
 /// Write the log atomically and say where on the status line.
 pub(crate) fn export(session: &mut Session, log: &GameLog, path: &Path) {
-    let text = log_text(session.engine(), &log.refusals);
+    let text = log_text(session.engine(), log);
     session.status = Some(match crate::scenario::write_atomically(path, &text) {
         Ok(()) => (format!("log written to {}", path.display()), false),
         Err(e) => (format!("could not write the log to {}: {e}", path.display()), true),
@@ -377,16 +411,22 @@ fn panel(
         ui.separator();
         egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
             let reports = session.engine().reports();
-            let all = entries(reports, &log.refusals);
+            let all = entries(reports, &log);
             let skip = all.len().saturating_sub(SHOWN);
             if skip > 0 {
                 ui.label(RichText::new(format!("… {skip} earlier entries (Export writes them all)")).weak().italics());
             }
             for e in all.into_iter().skip(skip) {
                 match e {
-                    Entry::Report(r) => {
+                    Entry::Report(r, why) => {
                         if report_ui(ui, r, log.details) {
                             focus_on = Some(r.action.clone());
+                        }
+                        if let Some(why) = why {
+                            indent(ui, 8, |ui| {
+                                let j = job(ui, &[("Why: ", AUTOMATIC, true), (why, AUTOMATIC, false), (&format!(" ({REASON})"), RULE, false)], 12.5);
+                                ui.add(egui::Label::new(j).wrap());
+                            });
                         }
                     }
                     Entry::Refusal(r) => {
@@ -456,7 +496,7 @@ mod tests {
         let log = app.world().resource::<GameLog>();
         assert_eq!(log.refusals.len(), 2);
         assert_eq!((log.refusals[0].at, log.refusals[1].at), (0, 2));
-        let text = log_text(app.world().resource::<Session>().engine(), &log.refusals);
+        let text = log_text(app.world().resource::<Session>().engine(), log);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].contains("seed 7") && lines[0].contains("2 actions"), "{text}");
         assert!(lines[1].contains("refused (OTP 4.2)"), "the first refusal comes before the first report: {text}");
@@ -475,6 +515,32 @@ mod tests {
         app.world_mut().write_message(SessionCommand::Restart);
         app.update();
         assert!(app.world().resource::<GameLog>().refusals.is_empty());
+    }
+
+    // Issue 19: the automatic player's reason shows under the report of its action; a refused
+    // order's reason is dropped (it made no report), and a reason is forgotten with its action.
+    #[test]
+    fn automatic_reasons_go_under_their_reports() {
+        let mut app = app();
+        act(&mut app, Action::Next);
+        let at = app.world().resource::<Session>().engine().reports().len();
+        app.world_mut().resource_mut::<GameLog>().reason(at, "draws the next chit (4.3)".into());
+        act(&mut app, Action::Next);
+        // Refused (no such unit): its reason must not land on the next report.
+        let at2 = app.world().resource::<Session>().engine().reports().len();
+        app.world_mut().resource_mut::<GameLog>().reason(at2, "Nobody fires: a test".into());
+        act(&mut app, Action::Fire { unit: "Nobody".into(), target: "23rd Foot".into() });
+        let log = app.world().resource::<GameLog>();
+        assert_eq!(log.reasons, vec![(at, "draws the next chit (4.3)".to_string())]);
+        let text = log_text(app.world().resource::<Session>().engine(), log);
+        let lines: Vec<&str> = text.lines().collect();
+        let why = lines.iter().position(|l| l.contains("Why: draws the next chit (4.3) (automatic player)")).unwrap_or_else(|| panic!("{text}"));
+        assert!(lines[..why].iter().any(|l| l.contains("Chit")), "under the draw's report: {text}");
+        assert!(!text.contains("a test"), "{text}");
+        // Taking the draw back forgets its reason.
+        app.world_mut().resource_mut::<Session>().undo();
+        app.update();
+        assert!(app.world().resource::<GameLog>().reasons.is_empty());
     }
 
     #[test]

@@ -28,6 +28,7 @@ use bevy::window::RequestRedraw;
 use bevy_egui::egui;
 use egui::RichText;
 
+use super::log::GameLog;
 use super::session::{Order, Refused, Session};
 use crate::rules::action::Action;
 use crate::rules::automatic::{Decision, Level, Player};
@@ -191,6 +192,7 @@ fn drive(
     mut refused: MessageReader<Refused>,
     mut orders: MessageWriter<Order>,
     mut redraw: MessageWriter<RequestRedraw>,
+    log: Option<ResMut<GameLog>>,
 ) {
     let Some(session) = session else { return };
     // A replay shows a game already played: nobody decides anything in it.
@@ -270,6 +272,10 @@ fn drive(
         settings.step = false;
     }
     if let Some(why) = decision.as_ref().and_then(|d| d.reason.clone()) {
+        // The game log shows it under the report the action makes (issue 19: reasons in the log).
+        if let Some(mut log) = log {
+            log.reason(engine.reports().len(), why.clone());
+        }
         let who = engine.scenario().sides.get(side).map(|s| s.name.as_str()).unwrap_or("");
         state.reasons.push(format!("{who}: {why}"));
         let extra = state.reasons.len().saturating_sub(REASONS_SHOWN);
@@ -501,11 +507,13 @@ mod tests {
         assert_eq!(app.world().resource::<SoloState>().sent, seen, "every order was the automatic player's");
     }
 
-    // Each side's level is its own: the standard player's reasons reach the panel, the
-    // novice's side gives none (OTP 4.3: the brigades act by chit).
+    // Each side's level is its own: the standard player's reasons reach the panel and the game
+    // log (each under the report of the action it explains), the novice's side gives none
+    // (OTP 4.3: the brigades act by chit).
     #[test]
     fn each_side_plays_at_its_level_and_the_reasons_are_kept() {
         let mut app = app(&[true, true]);
+        app.init_resource::<GameLog>();
         app.world_mut().resource_mut::<SoloSettings>().levels = vec![Level::Novice, Level::Standard];
         for _ in 0..3000 {
             app.update();
@@ -518,6 +526,18 @@ mod tests {
         let second = &engine(&app).scenario().sides[1].name;
         assert!(state.reasons.iter().all(|r| r.starts_with(&format!("{second}: "))), "only the standard side explains: {:?}", state.reasons);
         assert_eq!(state.players.iter().flatten().map(|(l, _)| *l).collect::<Vec<_>>(), vec![Level::Novice, Level::Standard]);
+        let reports = engine(&app).reports();
+        let log = app.world().resource::<GameLog>();
+        assert!(log.reasons.len() > REASONS_SHOWN, "the log keeps every reason: {}", log.reasons.len());
+        let mut named = 0;
+        for (at, why) in &log.reasons {
+            let r = reports.get(*at).unwrap_or_else(|| panic!("reason {why:?} for report {at} of {}", reports.len()));
+            if let Some(unit) = r.action.units_named().first() {
+                assert!(why.contains(*unit), "{why:?} explains report {at}, {:?}", r.action);
+                named += 1;
+            }
+        }
+        assert!(named > 0, "some reasons are for a unit's action");
     }
 
     // By hand, nothing happens by itself.

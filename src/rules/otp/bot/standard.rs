@@ -143,7 +143,12 @@ impl Standard {
         let reach = |x: &Seen| s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0);
         let my_range = reach(me);
         let nearest = seen.iter().filter(|x| x.side != me.side).map(|x| (x, x.distance_to(front))).min_by(|a, b| a.1.total_cmp(&b.1));
+        let late = if plan.late { last_turns(g, seen, me) } else { None };
+        if let Some(Late::Stay) = late {
+            return None;
+        }
         let (target, stop, why) = match (plan.stance, &plan.goal) {
+            _ if let Some(Late::Go { at, gap, why }) = late => (at, gap, why),
             (Stance::Screen, _) | (_, None) => {
                 let (enemy, d) = nearest?;
                 let keep = if ArmClass::from(u.arm) == ArmClass::Cavalry { 4.0 } else { (my_range - 1.0).max(1.5) };
@@ -165,20 +170,25 @@ impl Standard {
                 if !plan.late && stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
                     return None;
                 }
-                // Not into the enemy's muskets for nothing: an attacker stops at its own range of a
-                // nearer enemy unless the objective is closer than it.
+                // An enemy nearer than the objective and off it stands in the way: an attacker
+                // closes to its own range of it (to shoot it out of the way next; horse waits
+                // within its charge) rather than walk past its muskets, and stops there.
                 if let Some((enemy, d)) = nearest
                     && stance == Stance::Attack
                     && !plan.late
-                    && d < my_range + 1.0
+                    && d < my_range + 4.0
                     && enemy.distance_to(goal.at) > goal.radius + 2.0
                     && d < gap
                 {
-                    let _ = enemy;
-                    return None;
+                    let keep = (my_range - 0.5).max(1.0);
+                    if ArmClass::from(u.arm) == ArmClass::Cavalry || d <= keep + 0.25 {
+                        return None;
+                    }
+                    (enemy.front(), d - keep, format!("closes to its range of {}, in the way to {}", enemy.name, goal.name))
+                } else {
+                    let verb = if stance == Stance::Defend { "falls back on" } else { "advances on" };
+                    (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points))
                 }
-                let verb = if stance == Stance::Defend { "falls back on" } else { "advances on" };
-                (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points))
             }
         };
         if stop <= 0.25 {
@@ -243,6 +253,48 @@ impl Standard {
         let covered = if self.look_ahead { format!("; {:.0} enemy figures would bear there", automatic::exposure(seen, me.side, end, facing, reach)) } else { String::new() };
         Some((Action::Move { unit: name.to_string(), steps }, format!("{name} {why}{ground}{covered} ({} brigade)", plan.stance.word())))
     }
+}
+
+/// What a unit does about the objectives in the last turns, when only who stands in them at the
+/// end counts (4.5: an objective scores for the one side with a stand inside it).
+enum Late {
+    /// It stands in an objective: it holds it, or denies it to the enemy, by staying.
+    Stay,
+    /// The objective where it makes the most difference that it can still reach.
+    Go { at: Vec2, gap: f32, why: String },
+}
+
+/// 4.5 in the last turns: a unit inside an objective stays; else it makes for the objective where
+/// a stand of its side changes the count most for the turns it takes — one the enemy alone
+/// holds (its points denied), one nobody holds (its points taken) — among those it can reach
+/// before the end at its normal move.
+fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
+    let objectives = &g.scenario().objectives;
+    if objectives.iter().any(|o| me.within(Vec2::from(o.at), o.radius)) {
+        return Some(Late::Stay);
+    }
+    let sides = g.scenario().sides.len();
+    let turns_left = (g.scenario().turn_limit.unwrap_or(10) + 1).saturating_sub(g.turn()) as f32;
+    let step = g.normal_move(me.entity, g.unit(me.entity).formation).max(1.0);
+    let front = me.front();
+    objectives
+        .iter()
+        .filter_map(|o| {
+            let at = Vec2::from(o.at);
+            let held = automatic::holders(seen, at, o.radius, sides);
+            let ours = held.get(me.side).copied().unwrap_or(0);
+            let theirs: usize = held.iter().enumerate().filter(|&(s, _)| s != me.side).map(|(_, n)| n).sum();
+            let (swing, what) = match (ours, theirs) {
+                (0, 0) => (o.points as f32, "nobody holds it"),
+                (0, _) => (o.points as f32 * 1.2, "the enemy alone holds it"),
+                _ => return None,
+            };
+            let gap = (front.distance(at) - o.radius + 0.5).max(0.0);
+            let turns = (gap / step).ceil();
+            (turns <= turns_left).then(|| (swing / (1.0 + turns), at, gap, format!("makes for {} before the end: {what}, {} VP (4.5)", o.name, o.points)))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, at, gap, why)| Late::Go { at, gap, why })
 }
 
 /// Roughly where a move leaves the unit's front and which way it faces (for weighing moves
