@@ -1,6 +1,7 @@
 //! Fire resolutions per second (preview + resolve of a fixed small-arms shot on the teaching
-//! table, OTP 8.1–8.16), a whole automatic game of the largest scenario (Cowpens), and a whole
-//! automatic game under each other rule set.
+//! table, OTP 8.1–8.16), a whole automatic game of the largest scenario (Cowpens) with the novice
+//! automatic player and with the standard and strong ones, and a whole automatic game under each
+//! other rule set.
 //!
 //! `cargo bench --no-default-features --bench game` (needs `[[bench]] name = "game" harness = false`).
 
@@ -68,6 +69,25 @@ fn game(c: &mut Criterion) {
     group.finish();
 }
 
+/// Cowpens with both sides at the standard and at the strong level (issue 19: a standard game
+/// within 2x of the novice's, above), the same seeds in turn.
+fn levels(c: &mut Criterion) {
+    use otp::rules::automatic::Level;
+    let cowpens = scenario("cowpens");
+    let mut group = c.benchmark_group("automatic game");
+    group.sample_size(10);
+    for level in [Level::Standard, Level::Strong] {
+        let mut seed = 0;
+        group.bench_function(format!("cowpens, whole game, both {level}"), |b| {
+            b.iter(|| {
+                seed = seed % SEEDS + 1;
+                black_box(otp::rules::otp::balance::play_levels(&cowpens, &[level, level], seed, None))
+            })
+        });
+    }
+    group.finish();
+}
+
 /// The same whole-game bench for every other rule set, through the registry (issue 20: every rule
 /// set that lands gets it): the AWI sets on Cowpens, the ACW sets on McPherson's Ridge.
 fn every_rule_set(c: &mut Criterion) {
@@ -93,5 +113,5 @@ fn every_rule_set(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fire, game, every_rule_set);
+criterion_group!(benches, fire, game, levels, every_rule_set);
 criterion_main!(benches);

@@ -46,6 +46,8 @@ def main():
     rank = {l: i for i, l in enumerate(LEVELS)}
     pairs = [(x, x) for x in LEVELS] + [(x, y) for x in LEVELS for y in LEVELS if x != y]
     summary = []
+    # [scenario][side][level] -> (wins, games): how a level does on a side against every level.
+    by_side = {}
     for scenario in a.scenarios:
         name = os.path.splitext(os.path.basename(scenario))[0]
         hist = history_winner(scenario)
@@ -60,6 +62,9 @@ def main():
             lost = [sum(o["sides"][i]["figures_lost"] for o in out) / len(out) for i in range(2)]
             hist_share = f"{100 * wins[sides.index(hist)] / len(out):.0f}%" if hist in (sides or []) else "—"
             refusals = sum(o["refusals"] for o in out)
+            for side, level in ((0, first), (1, second)):
+                w, n = by_side.setdefault(name, [{}, {}])[side].get(level, (0, 0))
+                by_side[name][side][level] = (w + wins[side], n + len(out))
             rows.append(f"| {first} | {second} | {wins[0]} | {wins[1]} | {draws} | {lost[0]:.1f} / {lost[1]:.1f} | {hist_share} | {refusals} |")
             if first != second:
                 strong_first = rank[first] > rank[second]
@@ -85,6 +90,13 @@ def main():
         print(f"| {name} | {first} : {second} | {where} side | {sw} | {ww} | {share} |")
     for where, (sw, ww) in tot.items():
         print(f"| **all** | | {where} side | {sw} | {ww} | {100 * sw / max(1, sw + ww):.0f}% |")
+    print("\n### Each level on each side, against all three levels\n")
+    print("| scenario | side | novice wins | standard wins | strong wins |")
+    print("|---|---|---:|---:|---:|")
+    for name, per_side in by_side.items():
+        for side, levels in enumerate(per_side):
+            cells = " | ".join(f"{100 * levels[l][0] / levels[l][1]:.0f}%" for l in LEVELS)
+            print(f"| {name} | {'first' if side == 0 else 'second'} | {cells} |")
     print("\n### Equal levels\n")
     print("| scenario | level | first side wins | second side wins | draws |")
     print("|---|---|---:|---:|---:|")

@@ -22,7 +22,10 @@
 //!   (x2, y2) over `frames` frames and release, as window pointer events (so egui, the table and
 //!   the overlays see a real drag); prints the frame times while dragging (mean, p95, max).
 //!
-//! With any of the last three the screenshot waits until they are done.
+//! - `OTP_AUTO_ORDERS=N`: with `OTP_AUTO` (solo.rs), wait until the automatic player has sent N
+//!   orders (its reasons then fill the log and the solo panel).
+//!
+//! With any of the last four the screenshot waits until they are done.
 //! - `OTP_IDLE=SECONDS` (without `--screenshot`): the window as a player has it (drawn only on
 //!   input); once the presets and the script are done and two seconds have passed, count the
 //!   frames drawn over SECONDS with nothing happening, print `idle: N frames in S s, CPU P% of a
@@ -51,6 +54,7 @@ use super::camera::View;
 use super::file_menu::{self, OpenDialog, SaveDialog};
 use super::log::{self, GameLog};
 use super::session::{Order, Session, SessionCommand};
+use super::solo::SoloState;
 use super::overlays::{MoveDrag, Overlays};
 use super::ruler::Ruler;
 use super::table_view::{HoverPreset, Selection, TableFrames};
@@ -94,6 +98,8 @@ pub(crate) struct Script {
     orders: VecDeque<Action>,
     commands: VecDeque<Step>,
     drag: Option<MouseDrag>,
+    /// The automatic player's orders to wait for (`OTP_AUTO_ORDERS`).
+    automatic: usize,
     /// Frames since the last step was taken.
     idle: u32,
 }
@@ -173,6 +179,12 @@ fn script_presets(mut script: ResMut<Script>, mut commands: Commands, cameras: Q
         match ron::Options::default().from_str::<Vec<Action>>(&text) {
             Ok(v) => script.orders = v.into(),
             Err(e) => eprintln!("OTP_ORDERS: {e}; ignored"),
+        }
+    }
+    if let Ok(text) = std::env::var("OTP_AUTO_ORDERS") {
+        match text.trim().parse() {
+            Ok(n) => script.automatic = n,
+            Err(e) => eprintln!("OTP_AUTO_ORDERS={text:?}: {e}; ignored"),
         }
     }
     if let Ok(text) = std::env::var("OTP_COMMANDS") {
@@ -434,10 +446,12 @@ fn shoot(
     mut exit: MessageWriter<AppExit>,
     script: Res<Script>,
     view: Res<View>,
+    solo: Option<Res<SoloState>>,
 ) {
     let Some(path) = &options.screenshot else { return };
+    let automatic_done = solo.is_none_or(|s| s.sent >= script.automatic || s.trouble.is_some());
     // After a script, let the last step's outcome be drawn (the panels catch up a frame late).
-    if frames.count < FRAMES_BEFORE_SHOT || (state.requested_at.is_none() && (script.busy() || script.idle < 3)) {
+    if frames.count < FRAMES_BEFORE_SHOT || (state.requested_at.is_none() && (script.busy() || script.idle < 3 || !automatic_done)) {
         return;
     }
     let Some(requested) = state.requested_at else {

@@ -338,6 +338,10 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
             let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
             ui.painter().rect_filled(r, 2.0, colours.get(i).copied().unwrap_or(egui::Color32::GRAY));
             ui.label(RichText::new(&side.name).strong());
+        });
+        // The choices on their own line under the side's name: a long name never runs under them.
+        ui.horizontal(|ui| {
+            ui.add_space(16.0);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if settings.automatic[i] && levels.len() > 1 {
                     let current = settings.level(i);

@@ -227,7 +227,9 @@ impl Standard {
             candidates.push(vec![MoveStep::AboutFace]);
         }
         let legal = candidates.into_iter().filter(|steps| g.check_move(name, steps).is_ok());
-        let steps = if self.look_ahead {
+        // An attacker takes the fullest move the rules allow (time is what it lacks: 4.5 counts at
+        // the end); a defender or screen looking ahead weighs where each move leaves it.
+        let steps = if self.look_ahead && plan.stance != Stance::Attack {
             // Weigh each legal move's end by ground and the enemy's reply; staying put counts too.
             let score = |end: Vec2, facing: f32| -> f32 {
                 let closer = front.distance(target) - end.distance(target);
@@ -240,7 +242,10 @@ impl Standard {
                 let (end, f) = end_of(front, facing, &steps);
                 (score(end, f), steps)
             }).max_by(|a, b| a.0.total_cmp(&b.0))?;
-            if best.0 <= stay && plan.stance != Stance::Attack {
+            // Staying put beats a better-weighed move only where the objective is already held
+            // by a unit of the side: a defender nobody has brought onto it yet must go (4.5).
+            let held = plan.goal.as_ref().is_none_or(|goal| automatic::holders(seen, goal.at, goal.radius, g.scenario().sides.len()).get(me.side).is_some_and(|&n| n > 0));
+            if best.0 <= stay && held {
                 return None;
             }
             best.1
@@ -426,7 +431,13 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
             let marker: f64 = p.outcomes.iter().filter(|o| o.morale_marker).map(|o| o.probability).sum();
             let them = seen.iter().find(|x| x.name == t.name);
             let on = them.and_then(|x| on_objective(g, x));
-            let mut value = kills + 0.5 * marker;
+            // 10.1: a unit carries one Morale Marker, so a second is worth nothing; a marker on a
+            // unit whose brigade has yet to act this turn costs it that action (it must shed the
+            // marker before it may move or fire, 10.2) — the strong player counts that.
+            let marked = them.is_some_and(|x| g.has_marker(x.entity));
+            let to_act = them.is_some_and(|x| g.world().get::<Brigade>(x.brigade).is_some_and(|b| g.sequence().cup.contains(&b.chit)));
+            let marker_worth = if marked { 0.0 } else if look_ahead && to_act { 0.8 } else { 0.5 };
+            let mut value = kills + marker_worth * marker;
             if on.is_some() {
                 value *= 1.5;
             }
@@ -437,10 +448,17 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
                     value *= 1.25;
                 }
             }
-            Some((value, t.name.clone(), marker, kills, p.geometry.range, on))
+            let why = if marked {
+                "; it has its Morale Marker already (10.1)"
+            } else if look_ahead && to_act {
+                "; its brigade has yet to act, and a marked unit must shed it first (10.2)"
+            } else {
+                ""
+            };
+            Some((value, t.name.clone(), marker, kills, p.geometry.range, on, why))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
-    let (value, target, marker, kills, range, on) = best;
+    let (value, target, marker, kills, range, on, why) = best;
     // An attacker with its objective still ahead fires only a telling shot; otherwise any that
     // can hurt.
     let ahead = plan.and_then(|p| p.goal.as_ref()).is_some_and(|goal| !mine.within(goal.at, goal.radius));
@@ -451,7 +469,7 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
         return None;
     }
     let on = on.map(|o| format!("; it holds {o}")).unwrap_or_default();
-    Some((Action::fire(name, target.clone()), format!("{name} fires at {target}: {} chance of a morale marker, {kills:.1} figures expected, range {range:.1}\" (8.x){on}", pct(marker))))
+    Some((Action::fire(name, target.clone()), format!("{name} fires at {target}: {} chance of a morale marker, {kills:.1} figures expected, range {range:.1}\" (8.x){on}{why}", pct(marker))))
 }
 
 /// 6.2, 3.3: a column near the enemy forms line, limbered guns unlimber; a defender on its
