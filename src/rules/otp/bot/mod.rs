@@ -66,9 +66,9 @@ impl Bot {
                     self.key = Some((g.turn(), chit));
                     self.handled.clear();
                 }
-                // The table as it stands, built once for every question below (the game does not
-                // change while the bot chooses).
-                let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
+                // The table as it stands, kept by the game for every question below (the game does
+                // not change while the bot chooses).
+                let s = std::cell::LazyCell::new(|| g.situation());
                 // 6.10: a bonus move won in this activation goes into another charge if one is worth it.
                 let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
                 if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, *e, name)) {
