@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
-use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, point_segment_distance, polyline_length, turn_about};
+use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, point_segment_distance, polyline_length, turn_by};
 use super::situation::{Feature, Outline, Situation, UnitInfo};
 use crate::picture::inside;
 use crate::scenario::model::{DisorderType, Formation, Terrain};
@@ -311,13 +311,19 @@ impl Motion {
 
     /// [`Motion::pose`] written into `out` (a sweep reuses one for all its samples).
     fn pose_into(&self, base: &[Footprint], t: f32, out: &mut Vec<Footprint>) {
-        let turn = |f: &Footprint, pivot: Vec2, degrees: f32| Footprint { centre: turn_about(f.centre, pivot, degrees * t), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
+        // Every stand turned turns by the same angle: its sine and cosine once.
+        let turn = |f: &Footprint, pivot: Vec2, degrees: f32, sin_cos: (f32, f32)| Footprint { centre: turn_by(f.centre, pivot, sin_cos), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
+        let sin_cos = |degrees: f32| (degrees * t).to_radians().sin_cos();
         out.clear();
         match self {
             Motion::Shift(d) => out.extend(base.iter().map(|f| Footprint { centre: f.centre + *d * t, ..*f })),
-            Motion::Turn { pivot, degrees } => out.extend(base.iter().map(|f| turn(f, *pivot, *degrees))),
+            Motion::Turn { pivot, degrees } => {
+                let sc = sin_cos(*degrees);
+                out.extend(base.iter().map(|f| turn(f, *pivot, *degrees, sc)))
+            }
             Motion::TurnSome { stands, pivot, degrees } => {
-                out.extend(base.iter().enumerate().map(|(i, f)| if stands.contains(&i) { turn(f, *pivot, *degrees) } else { *f }))
+                let sc = sin_cos(*degrees);
+                out.extend(base.iter().enumerate().map(|(i, f)| if stands.contains(&i) { turn(f, *pivot, *degrees, sc) } else { *f }))
             }
             Motion::Follow { trail, head, length, behind } => out.extend(base.iter().zip(behind).map(|(f, &back)| {
                 // Each stand's front and rear ride the head's track, `back` inches behind it.
