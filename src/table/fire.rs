@@ -11,7 +11,7 @@ use super::geom::{Aabb, convex_distance};
 pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
-use super::situation::Situation;
+use super::situation::{Situation, UnitInfo};
 
 /// What the rules engine has decided before the geometry is asked.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -139,7 +139,7 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
     let (fu, tu) = (s.unit(firer), s.unit(target));
     let rules = opts.rules;
     let mode = (rules.mode)(fu);
-    let max = (rules.reach)(fu, opts.extra_range).filter(|_| mode != FireMode::None);
+    let max = reach_of(fu, opts);
     let unit_arc = Arc::of_unit(fu);
     let mut prepared = false;
     let mut stands = Vec::with_capacity(fu.stands.len());
@@ -174,6 +174,19 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
     FireGeometry { firer, target, mode, range, in_range: within_range(rules, fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
 }
 
+/// The longest the unit fires (None for a unit that cannot fire at all).
+fn reach_of(fu: &UnitInfo, opts: FireOptions) -> Option<f32> {
+    (opts.rules.reach)(fu, opts.extra_range).filter(|_| (opts.rules.mode)(fu) != FireMode::None)
+}
+
+/// True when no stand of `target` can be within `max` of any of `firer`'s, by the units'
+/// bounding circles, an inch to spare: rounding up (OTP 8.4) reaches up to an inch beyond the
+/// nominal range, and no rule set measures a distance shorter than it is.
+fn beyond_reach(s: &Situation, firer: usize, target: usize, max: f32) -> bool {
+    let ((_, cf, rf), (_, ct, rt)) = (&s.spans[firer], &s.spans[target]);
+    cf.distance(*ct) - rf - rt > max + 1.0
+}
+
 /// Everything about one unit firing on another, every stand's sight traced and blockers named.
 pub fn fire_geometry(s: &Situation, firer: usize, target: usize, opts: FireOptions) -> FireGeometry {
     assess(s, &mut Scratch::default(), firer, target, opts, true)
@@ -204,7 +217,7 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut out = Vec::new();
     let mut near: Vec<usize> = Vec::new();
     for (f, fu) in s.units().iter().enumerate() {
-        let Some(max) = (opts.rules.reach)(fu, opts.extra_range).filter(|_| (opts.rules.mode)(fu) != FireMode::None) else { continue };
+        let Some(max) = reach_of(fu, opts) else { continue };
         let (_, cf, rf) = s.spans[f];
         // Only units with a stand within reach of the firer's circle can be in range: the grid
         // finds them, and they are taken in the table's order as before.
@@ -213,10 +226,7 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
         near.sort_unstable();
         near.dedup();
         for &t in &near {
-            let tu = s.unit(t);
-            let (_, ct, rt) = s.spans[t];
-            // Rounding up (OTP 8.4) reaches up to an inch beyond the nominal range.
-            if tu.side == fu.side || cf.distance(ct) - rf - rt > max + 1.0 {
+            if s.unit(t).side == fu.side || beyond_reach(s, f, t, max) {
                 continue;
             }
             let g = assess(s, &mut sc, f, t, opts, false);
@@ -248,8 +258,11 @@ pub struct TargetChoice {
 pub fn targets(s: &Situation, firer: usize, opts: FireOptions) -> Vec<TargetChoice> {
     let mut sc = Scratch::default();
     let side = s.unit(firer).side;
+    // A unit beyond the firer's reach has no stand bearing on it (so none firing): only those
+    // within it are assessed.
+    let Some(max) = reach_of(s.unit(firer), opts) else { return Vec::new() };
     let mut list: Vec<TargetChoice> = (0..s.units().len())
-        .filter(|&t| s.unit(t).side != side)
+        .filter(|&t| s.unit(t).side != side && !beyond_reach(s, firer, t, max))
         .map(|t| assess(s, &mut sc, firer, t, opts, false))
         .filter(|g| g.firing().next().is_some())
         .map(|g| TargetChoice {

@@ -62,7 +62,12 @@ impl Footprint {
     }
     /// Corners counter-clockwise: front-right, front-left, rear-left, rear-right.
     pub fn corners(&self) -> [Vec2; 4] {
-        [self.front_right(), self.front_left(), self.rear_left(), self.rear_right()]
+        // The same arithmetic as `front_right()` and the rest, with the facing's sine and cosine
+        // taken once, not eight times (the sweeps ask for corners at every sample).
+        let (forward, right) = (self.forward(), self.right());
+        let front_centre = self.centre + forward * (self.depth / 2.0);
+        let (front_left, front_right) = (front_centre - right * (self.frontage / 2.0), front_centre + right * (self.frontage / 2.0));
+        [front_right, front_left, front_left - forward * self.depth, front_right - forward * self.depth]
     }
 
     /// parry2d's view of the stand: a cuboid and its pose (rotation counter-clockwise from +x).
@@ -107,6 +112,14 @@ mod tests {
         assert!((bearing_vector(0.0) - Vec2::Y).length() < 1e-6);
         assert!((bearing_vector(90.0) - Vec2::X).length() < 1e-6);
         assert!((vector_bearing(Vec2::new(-1.0, 0.0)) - 270.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn corners_are_the_named_corners_to_the_bit() {
+        for k in 0..720 {
+            let f = Footprint { centre: Vec2::new(31.7, -4.3), facing: k as f32 * 0.5 + 0.13, frontage: 2.0, depth: 0.75 };
+            assert_eq!(f.corners(), [f.front_right(), f.front_left(), f.rear_left(), f.rear_right()], "facing {}", f.facing);
+        }
     }
 
     #[test]

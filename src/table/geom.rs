@@ -250,7 +250,11 @@ pub fn footprint_interval(f: &Footprint, right: Vec2, forward: Vec2, a: Vec2, b:
 
 /// Rotates `p` about `pivot` clockwise by `degrees`, the way a bearing turns.
 pub fn turn_about(p: Vec2, pivot: Vec2, degrees: f32) -> Vec2 {
-    let (s, c) = degrees.to_radians().sin_cos();
+    turn_by(p, pivot, degrees.to_radians().sin_cos())
+}
+
+/// As [`turn_about`], given the sine and cosine of the turn (for many points turned alike).
+pub fn turn_by(p: Vec2, pivot: Vec2, (s, c): (f32, f32)) -> Vec2 {
     let d = p - pivot;
     pivot + Vec2::new(d.x * c + d.y * s, -d.x * s + d.y * c)
 }

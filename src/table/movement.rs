@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arc::Arc;
 use super::footprint::{Footprint, vector_bearing};
-use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, point_segment_distance, polyline_length, turn_about};
+use super::geom::{Aabb, EPS, convex_hull, convex_near_polyline, convex_overlap_depth, convex_touches_polygon, crosses_polyline, point_along, point_polyline_distance, point_segment_distance, polyline_length, turn_by};
 use super::situation::{Feature, Outline, Situation, UnitInfo};
 use crate::picture::inside;
 use crate::scenario::model::{DisorderType, Formation, Terrain};
@@ -304,30 +304,39 @@ impl Motion {
     }
 
     fn pose(&self, base: &[Footprint], t: f32) -> Vec<Footprint> {
-        let turn = |f: &Footprint, pivot: Vec2, degrees: f32| Footprint { centre: turn_about(f.centre, pivot, degrees * t), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
+        let mut out = Vec::with_capacity(base.len());
+        self.pose_into(base, t, &mut out);
+        out
+    }
+
+    /// [`Motion::pose`] written into `out` (a sweep reuses one for all its samples).
+    fn pose_into(&self, base: &[Footprint], t: f32, out: &mut Vec<Footprint>) {
+        // Every stand turned turns by the same angle: its sine and cosine once.
+        let turn = |f: &Footprint, pivot: Vec2, degrees: f32, sin_cos: (f32, f32)| Footprint { centre: turn_by(f.centre, pivot, sin_cos), facing: (f.facing + degrees * t).rem_euclid(360.0), ..*f };
+        let sin_cos = |degrees: f32| (degrees * t).to_radians().sin_cos();
+        out.clear();
         match self {
-            Motion::Shift(d) => base.iter().map(|f| Footprint { centre: f.centre + *d * t, ..*f }).collect(),
-            Motion::Turn { pivot, degrees } => base.iter().map(|f| turn(f, *pivot, *degrees)).collect(),
-            Motion::TurnSome { stands, pivot, degrees } => {
-                base.iter().enumerate().map(|(i, f)| if stands.contains(&i) { turn(f, *pivot, *degrees) } else { *f }).collect()
+            Motion::Shift(d) => out.extend(base.iter().map(|f| Footprint { centre: f.centre + *d * t, ..*f })),
+            Motion::Turn { pivot, degrees } => {
+                let sc = sin_cos(*degrees);
+                out.extend(base.iter().map(|f| turn(f, *pivot, *degrees, sc)))
             }
-            Motion::Follow { trail, head, length, behind } => base
-                .iter()
-                .zip(behind)
-                .map(|(f, &back)| {
-                    // Each stand's front and rear ride the head's track, `back` inches behind it.
-                    let s = head + length * t - back;
-                    let (front, rear) = (point_along(trail, s), point_along(trail, s - f.depth));
-                    let facing = if front.distance(rear) > EPS { vector_bearing(front - rear) } else { f.facing };
-                    Footprint { centre: (front + rear) / 2.0, facing, ..*f }
-                })
-                .collect(),
+            Motion::TurnSome { stands, pivot, degrees } => {
+                let sc = sin_cos(*degrees);
+                out.extend(base.iter().enumerate().map(|(i, f)| if stands.contains(&i) { turn(f, *pivot, *degrees, sc) } else { *f }))
+            }
+            Motion::Follow { trail, head, length, behind } => out.extend(base.iter().zip(behind).map(|(f, &back)| {
+                // Each stand's front and rear ride the head's track, `back` inches behind it.
+                let s = head + length * t - back;
+                let (front, rear) = (point_along(trail, s), point_along(trail, s - f.depth));
+                let facing = if front.distance(rear) > EPS { vector_bearing(front - rear) } else { f.facing };
+                Footprint { centre: (front + rear) / 2.0, facing, ..*f }
+            })),
             Motion::Stand { stand, to } => {
-                let mut out = base.to_vec();
+                out.extend_from_slice(base);
                 let f = &base[*stand];
                 let turn = (to.facing - f.facing + 180.0).rem_euclid(360.0) - 180.0;
                 out[*stand] = Footprint { centre: f.centre.lerp(to.centre, t), facing: (f.facing + turn * t).rem_euclid(360.0), ..*f };
-                out
             }
         }
     }
@@ -450,16 +459,22 @@ impl<'a> Plan<'a> {
 
     /// The disordering type of a feature the stands are in (or, for a slope, across).
     fn disorder_at(&self, feature: usize, stands: &[Footprint]) -> Option<DisorderType> {
+        self.disorder_among(feature, self.effect(feature), stands, |i| stands[i].corners())
+    }
+
+    /// [`Plan::disorder_at`] given the feature's `effect` and each stand's corners by its index.
+    fn disorder_among(&self, feature: usize, effect: TerrainEffect, stands: &[Footprint], corners: impl Fn(usize) -> [Vec2; 4]) -> Option<DisorderType> {
         let f = &self.s.features[feature];
-        let (kind, slope) = match self.effect(feature) {
+        let (kind, slope) = match effect {
             TerrainEffect::Disorder(d) | TerrainEffect::Ford(d) => (d, false),
             TerrainEffect::Slope(d) => (d, true),
             _ => return None,
         };
         stands
             .iter()
-            .any(|st| {
-                let c = st.corners();
+            .enumerate()
+            .any(|(i, st)| {
+                let c = corners(i);
                 match (&f.outline, slope) {
                     // Across a contour: some of the stand inside it and some outside.
                     (Outline::Area(poly), true) => {
@@ -532,19 +547,32 @@ impl<'a> Plan<'a> {
             })
             .collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
+        // Worked out once for all the samples: what no motion changes (a stand's half diagonal,
+        // what each feature does to the unit), and each sample's corners once a sample, only
+        // when there is something to test them against.
+        let half_diagonal: Vec<f32> = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).collect();
+        let effects: Vec<TerrainEffect> = features.iter().map(|&f| self.effect(f)).collect();
+        let corners_needed = !features.is_empty() || near_stand.iter().any(|n| !n.is_empty());
+        let mut prev_corners: Vec<[Vec2; 4]> = if corners_needed { base.iter().map(|f| f.corners()).collect() } else { Vec::new() };
+        let mut cur_corners = Vec::with_capacity(prev_corners.len());
         let mut prev = base.clone();
+        let mut cur = Vec::with_capacity(base.len());
         for k in 1..=n {
             let t = k as f32 / n as f32;
-            let cur = motion.pose(&base, t);
+            motion.pose_into(&base, t, &mut cur);
+            if corners_needed {
+                cur_corners.clear();
+                cur_corners.extend(cur.iter().map(|f| f.corners()));
+            }
             for (j, (a, b)) in prev.iter().zip(&cur).enumerate() {
                 // The swept hull lies within this circle: stands beyond it need no polygon test.
-                let (mid, reach) = ((a.centre + b.centre) / 2.0, a.centre.distance(b.centre) / 2.0 + a.frontage.hypot(a.depth) / 2.0);
+                let (mid, reach) = ((a.centre + b.centre) / 2.0, a.centre.distance(b.centre) / 2.0 + half_diagonal[j]);
                 let mut near = near_stand[j].iter().copied().filter(|&i| mid.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius + TOUCH).peekable();
                 let hit = if near.peek().is_none() {
                     None
                 } else {
-                    let mut pts = a.corners().to_vec();
-                    pts.extend(b.corners());
+                    let mut pts = prev_corners[j].to_vec();
+                    pts.extend(cur_corners[j]);
                     let hull = convex_hull(&pts);
                     near.find(|&i| convex_overlap_depth(&hull, &self.s.stands[i].corners) > TOUCH)
                 };
@@ -571,24 +599,24 @@ impl<'a> Plan<'a> {
                 });
                 self.off_table |= !self.s.on_table(b.centre);
             }
-            for &f in &features {
+            for (&f, &effect) in features.iter().zip(&effects) {
                 let feature = &self.s.features[f];
-                if let TerrainEffect::Forbidden(section, why) = self.effect(f)
+                if let TerrainEffect::Forbidden(section, why) = effect
                     && !already_in.contains(&f)
-                    && cur.iter().any(|st| touches(feature, &st.corners()))
+                    && cur_corners.iter().any(|c| touches(feature, c))
                 {
                     return Err(problem(step, section, format!("{}: {why}", self.s.terrain()[feature.index].name())));
                 }
-                if let TerrainEffect::Ford(_) = self.effect(f)
+                if let TerrainEffect::Ford(_) = effect
                     && !already_in.contains(&f)
-                    && cur.iter().any(|st| touches(feature, &st.corners()) && self.off_ford(f, st))
+                    && cur.iter().zip(&cur_corners).any(|(st, c)| touches(feature, c) && self.off_ford(f, st))
                 {
                     return Err(problem(step, self.rules.cite.ford, format!("{} is a river: it is crossed only at its fords", self.s.terrain()[feature.index].name())));
                 }
                 if self.met.contains(&f) {
                     continue;
                 }
-                if let Some(kind) = self.disorder_at(f, &cur) {
+                if let Some(kind) = self.disorder_among(f, effect, &cur, |i| cur_corners[i]) {
                     self.met.push(f);
                     let t = self.first_touch(&motion, &base, f, t - 1.0 / n as f32, t);
                     let at_pose = motion.pose(&base, t);
@@ -596,7 +624,8 @@ impl<'a> Plan<'a> {
                     self.disorder.push(TerrainContact { step, terrain: self.s.terrain()[feature.index].name().to_string(), disorder: kind, at, after: self.spent + cost * t });
                 }
             }
-            prev = cur;
+            std::mem::swap(&mut prev, &mut cur);
+            std::mem::swap(&mut prev_corners, &mut cur_corners);
         }
         let mut end = prev.into_iter();
         self.info.stands.iter_mut().zip(end.by_ref()).for_each(|(s, f)| s.footprint = f);

@@ -66,9 +66,9 @@ impl Bot {
                     self.key = Some((g.turn(), chit));
                     self.handled.clear();
                 }
-                // The table as it stands, built once for every question below (the game does not
-                // change while the bot chooses).
-                let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
+                // The table as it stands, kept by the game for every question below (the game does
+                // not change while the bot chooses).
+                let s = std::cell::LazyCell::new(|| g.situation());
                 // 6.10: a bonus move won in this activation goes into another charge if one is worth it.
                 let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
                 if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, *e, name)) {
@@ -180,14 +180,25 @@ fn fire(g: &Game, s: &Situation, e: Entity, name: &str) -> Option<Action> {
     choices.iter().take(3).find(|t| g.fire_preview(name, &t.name, None).is_ok()).map(|t| Action::fire(name, t.name.clone()))
 }
 
-/// The nearest enemy unit on the table: its index, distance and where it is.
+/// The nearest enemy unit on the table (the first of the nearest): its index, distance and
+/// where it is.
 fn nearest_enemy(g: &Game, s: &Situation, me: usize) -> Option<(usize, f32, Vec2)> {
     let side = s.unit(me).side;
-    (0..s.units().len())
-        .filter(|&i| s.unit(i).side != side && g.unit_entity(&s.unit(i).name).is_some_and(|e| !g.unit_turn(e).off_table))
-        .map(|i| (i, unit_distance(s, me, i)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(i, d)| (i, d, centre(&s.unit(i).footprints())))
+    let (_, c, r) = s.spans[me];
+    let mut best: Option<(usize, f32)> = None;
+    for i in (0..s.units().len()).filter(|&i| s.unit(i).side != side) {
+        // Bounding circles, a hair to spare: a unit surely farther than the best so far is not
+        // measured (nor looked up).
+        let (_, ci, ri) = s.spans[i];
+        if best.is_some_and(|(_, d)| c.distance(ci) - r - ri - 0.01 > d) || g.unit_entity(&s.unit(i).name).is_none_or(|e| g.unit_turn(e).off_table) {
+            continue;
+        }
+        let d = unit_distance(s, me, i);
+        if best.is_none_or(|(_, b)| d.total_cmp(&b).is_lt()) {
+            best = Some((i, d));
+        }
+    }
+    best.map(|(i, d)| (i, d, centre(&s.unit(i).footprints())))
 }
 
 fn centre(stands: &[Footprint]) -> Vec2 {

@@ -41,7 +41,6 @@
 //! one (6.9), never uses it.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 
 use bevy::prelude::Entity;
 use serde::Serialize;
@@ -66,15 +65,14 @@ use crate::table::movement::{Allowance, MoveStep, plan_move};
 /// How far short of the defender a firefight's attacker stops (9.3), inches.
 const FIREFIGHT_GAP: f32 = 2.0;
 
-/// How much of a charge's declaration to work out, and on which table.
-#[derive(Clone, Copy)]
-enum Weighing<'t> {
-    /// All of it on a table of its own: a player's preview, the engine applying the charge.
+/// How much of a charge's declaration to work out.
+#[derive(Clone, Copy, PartialEq)]
+enum Weighing {
+    /// All of it: a player's preview, the engine applying the charge.
     Full,
-    /// The automatic player's question, asked of many charges on one `table` built once (when
-    /// the first charge gets as far as the table): a charge with a unit in the way is refused
-    /// on the first one found (contact::Blockers).
-    Quick(&'t OnceCell<MeleeTable>),
+    /// The automatic player's question, asked of many charges: a charge with a unit in the way
+    /// is refused on the first one found (contact::Blockers).
+    Quick,
 }
 
 /// A charge judged before any die is thrown: everything the resolution needs.
@@ -136,16 +134,16 @@ impl Game {
     }
 
     /// For each of `targets`, the preview of `name`'s charge on it if allowed now, else `None`:
-    /// the same declaration as [`Game::charge_preview`], on one table built for them all, and a
-    /// charge with a unit in the way refused on the first one found, without the refusal's full
-    /// account (the automatic player weighs every charge in reach).
+    /// the same declaration as [`Game::charge_preview`], and a charge with a unit in the way
+    /// refused on the first one found, without the refusal's full account (the automatic player
+    /// weighs every charge in reach).
     pub fn charge_previews_if_allowed(&self, name: &str, targets: &[String], options: ChargeOptions) -> Vec<Option<ChargePreview>> {
-        let table = OnceCell::new();
-        targets.iter().map(|target| self.preview_charge(Asked::Now, name, target, options, Weighing::Quick(&table)).ok()).collect()
+        targets.iter().map(|target| self.preview_charge(Asked::Now, name, target, options, Weighing::Quick).ok()).collect()
     }
 
+    /// A charge weighed on the table kept between actions ([`Game::melee_table`]).
     fn preview_charge(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions, weighing: Weighing) -> Result<ChargePreview, Refusal> {
-        let d = self.declare(asked, name, target, options, weighing)?;
+        let d = self.declare(asked, name, target, options, weighing, || Cow::Borrowed(self.melee_table()))?;
         let (a, t) = (d.path.attacker, d.path.target);
         let placed = d.table.with_stands(a, &d.path.stands);
         let defenders = self.defenders(&placed.situation, a, t);
@@ -159,8 +157,9 @@ impl Game {
         s.find(&self.unit(unit).name).expect("every unit in the world is on the table")
     }
 
-    /// 9.0, 9.1, 6.8, 6.9, 7.2, 7.5, 3.x: the charge judged, nothing rolled.
-    fn declare<'t>(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions, weighing: Weighing<'t>) -> Result<Declared<'t>, Refusal> {
+    /// 9.0, 9.1, 6.8, 6.9, 7.2, 7.5, 3.x: the charge judged, nothing rolled, on `table` (asked
+    /// for once the cheaper refusals are past).
+    fn declare<'t>(&self, asked: Asked, name: &str, target: &str, options: ChargeOptions, weighing: Weighing, table: impl FnOnce() -> Cow<'t, MeleeTable>) -> Result<Declared<'t>, Refusal> {
         let unit = self.find_unit(name)?;
         let arm = self.arm(unit);
         if arm == ArmClass::Artillery {
@@ -179,10 +178,8 @@ impl Game {
         if self.unit_turn(target_unit).off_table || self.unit(target_unit).figures == 0 {
             return refuse("6.11", format!("{target} has left the table"));
         }
-        let (table, blockers) = match weighing {
-            Weighing::Full => (Cow::Owned(MeleeTable::from_world(&self.world)), Blockers::Every),
-            Weighing::Quick(table) => (Cow::Borrowed(table.get_or_init(|| MeleeTable::from_world(&self.world))), Blockers::First),
-        };
+        let table = table();
+        let blockers = if weighing == Weighing::Quick { Blockers::First } else { Blockers::Every };
         let s = &table.situation;
         let (a, t) = (self.index(s, unit), self.index(s, target_unit));
         // Weighing many charges, a path longer than any allowance below is refused whatever the
@@ -190,10 +187,10 @@ impl Game {
         let cavalry = arm == ArmClass::Cavalry;
         let formation = self.unit(unit).formation;
         let full = self.allowance_for(&permit).full * permit.factor;
-        let reach = match (&weighing, special) {
-            (Weighing::Quick(_), None) if cavalry && formation == Formation::Line => Some(self.charts.movement.cavalry_charge() * permit.factor),
-            (Weighing::Quick(_), None) if cavalry => Some(full),
-            (Weighing::Quick(_), None) => self.most_budget(&permit).map(|most| most - permit.spent),
+        let reach = match (weighing, special) {
+            (Weighing::Quick, None) if cavalry && formation == Formation::Line => Some(self.charts.movement.cavalry_charge() * permit.factor),
+            (Weighing::Quick, None) if cavalry => Some(full),
+            (Weighing::Quick, None) => self.most_budget(&permit).map(|most| most - permit.spent),
             _ => None,
         };
         let path = contact::charge_path_finding(s, a, t, &OTP, blockers, reach.map(|r| r + EPS));
@@ -269,7 +266,7 @@ impl Game {
     }
 
     pub(super) fn charge(&mut self, action: &Action, name: &str, target: &str, options: ChargeOptions) -> Result<Report, Refusal> {
-        let d = self.declare(Asked::Now, name, target, options, Weighing::Full)?;
+        let d = self.declare(Asked::Now, name, target, options, Weighing::Full, || Cow::Owned(MeleeTable::from_world(&self.world)))?;
         // Judged legal: from here the dice roll and the world changes.
         let how = if d.special.is_some() { "special move to contact (6.8)" } else { "charge (6.9, 9.0)" };
         let mut report = Report::otp(self.turn(), action, format!("{name} declares a {how} on {target}"));

@@ -22,8 +22,8 @@ impl From<fire::Refusal> for Refusal {
 impl Game {
     /// The shot `name` would fire at `target` now: the table, the indices and the ammunition
     /// (`ammo`, or for artillery canister when allowed, else ball, 8.4). Not yet judged.
-    fn fire_shot(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(FireTable, usize, usize, Ammo), Refusal> {
-        let table = FireTable::from_world(&self.world);
+    fn fire_shot(&self, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(&FireTable, usize, usize, Ammo), Refusal> {
+        let table = self.fire_table();
         let s = &table.situation;
         let firer = s.find(name).map_err(|e| Refusal::otp("4.2", e))?;
         let at = s.find(target).map_err(|e| Refusal::otp("4.2", e))?;
@@ -61,7 +61,7 @@ impl Game {
     /// the target, the table, the indices and the ammunition; the shot itself is the fire
     /// module's to refuse (`fire::preview`, `fire::resolve` share its plan).
     #[allow(clippy::type_complexity)]
-    fn judge_fire(&self, asked: Asked, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(super::operations::Permit, Entity, FireTable, usize, usize, Ammo), Refusal> {
+    fn judge_fire(&self, asked: Asked, name: &str, target: &str, ammo: Option<Ammo>) -> Result<(super::operations::Permit, Entity, &FireTable, usize, usize, Ammo), Refusal> {
         let unit = self.find_unit(name)?;
         let permit = self.fire_permit(asked, unit)?;
         let target_unit = self.find_unit(target)?;
@@ -75,6 +75,7 @@ impl Game {
     /// Fire (8.x): a unit's own fire operation, or the fire part of one (3.1–3.3).
     pub(super) fn fire(&mut self, action: &Action, name: &str, target: &str, ammo: Option<Ammo>) -> Result<Report, Refusal> {
         let (permit, target_unit, table, firer, at, ammo) = self.judge_fire(Asked::Now, name, target, ammo)?;
+        let table = table.clone();
         let unit = permit.unit;
         // Judged legal: from here the dice roll and the world changes.
         let shot = fire::resolve(&FireContext::new(&table, firer, at).ammo(ammo), &self.charts, &mut self.dice)?;

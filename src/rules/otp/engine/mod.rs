@@ -43,6 +43,9 @@ pub mod state;
 pub mod terrain;
 pub mod towns;
 
+use std::ops::{Deref, DerefMut};
+use std::sync::OnceLock;
+
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -56,7 +59,8 @@ use self::report::refuse;
 use self::state::Roster;
 use crate::rules::otp::charts::{ArmClass, Charts};
 use crate::rules::dice::Dice;
-use crate::rules::otp::fire::CommanderCasualty;
+use crate::rules::otp::fire::{CommanderCasualty, FireTable};
+use crate::rules::otp::melee::MeleeTable;
 use crate::scenario::model::{self, Formation, Scenario};
 use crate::scenario::spawn::{self, Brigade, Commander, MoraleMarker, Stand, Unit};
 use crate::table::footprint::Footprint;
@@ -67,11 +71,41 @@ pub struct Game {
     scenario: Scenario,
     seed: u64,
     charts: Charts,
-    world: World,
+    world: Kept,
     dice: Dice,
     roster: Roster,
     actions: Vec<Action>,
     reports: Vec<Report>,
+}
+
+/// The world with the tables built from it, each when first asked for and kept for every
+/// question until the world changes (the automatic player asks hundreds between two actions).
+/// Any change goes through `DerefMut`, which forgets them.
+struct Kept {
+    world: World,
+    situation: OnceLock<Situation>,
+    fire: OnceLock<FireTable>,
+    melee: OnceLock<MeleeTable>,
+}
+
+impl Kept {
+    fn new(world: World) -> Kept {
+        Kept { world, situation: OnceLock::new(), fire: OnceLock::new(), melee: OnceLock::new() }
+    }
+}
+
+impl Deref for Kept {
+    type Target = World;
+    fn deref(&self) -> &World {
+        &self.world
+    }
+}
+
+impl DerefMut for Kept {
+    fn deref_mut(&mut self) -> &mut World {
+        (self.situation, self.fire, self.melee) = (OnceLock::new(), OnceLock::new(), OnceLock::new());
+        &mut self.world
+    }
 }
 
 impl Game {
@@ -88,7 +122,7 @@ impl Game {
         for &c in &roster.commanders {
             world.entity_mut(c).insert(CommandState::default());
         }
-        Game { scenario, seed, charts, world, dice: Dice::new(seed), roster, actions: Vec::new(), reports: Vec::new() }
+        Game { scenario, seed, charts, world: Kept::new(world), dice: Dice::new(seed), roster, actions: Vec::new(), reports: Vec::new() }
     }
 
     /// Apply an action: its report, or the rule that refuses it (and then nothing has changed).
@@ -389,9 +423,19 @@ impl Game {
         Ok(())
     }
 
-    /// The table as it stands now.
-    fn situation(&self) -> Situation {
-        Situation::from_world(&self.world)
+    /// The table as it stands now, built once until the world changes.
+    pub fn situation(&self) -> &Situation {
+        self.world.situation.get_or_init(|| Situation::from_world(&self.world))
+    }
+
+    /// The table as fire sees it now (markers, attachments), kept as [`Game::situation`] is.
+    pub fn fire_table(&self) -> &FireTable {
+        self.world.fire.get_or_init(|| FireTable::with_situation(&self.world, self.situation().clone()))
+    }
+
+    /// The table as melee sees it now (sheets, leaders), kept as [`Game::situation`] is.
+    pub fn melee_table(&self) -> &MeleeTable {
+        self.world.melee.get_or_init(|| MeleeTable::with_fire(&self.world, self.fire_table().clone()))
     }
 
     /// The scenario's record of a unit (for its starting stands).

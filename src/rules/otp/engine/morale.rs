@@ -442,7 +442,7 @@ impl Game {
             self.friend_in_the_way(report, unit, friend, &path, distance - first.after);
         }
         // Whatever is (still) in the way stops the retreat short of it.
-        let s = self.situation();
+        let s = self.situation().clone();
         let (Ok(me), Ok(enemy)) = (s.find(&u.name), s.find(&enemy_name)) else { return };
         path = retreat(&s, me, enemy, distance);
         path.in_the_way.retain(|w| !own(self, &w.unit));

@@ -52,7 +52,11 @@ impl FireTable {
     /// The units, markers and commanders spawned in the world (spawn.rs) with the
     /// `Battlefield`'s terrain and optional rules.
     pub fn from_world(world: &World) -> Self {
-        let situation = Situation::from_world(world);
+        FireTable::with_situation(world, Situation::from_world(world))
+    }
+
+    /// As [`FireTable::from_world`], on `situation`: the world's own table, already built.
+    pub fn with_situation(world: &World, situation: Situation) -> Self {
         let mut table = FireTable::new(situation);
         if let Some(b) = world.get_resource::<Battlefield>() {
             table.optional = b.scenario.optional_rules;

@@ -51,7 +51,11 @@ impl MeleeTable {
 
     /// The units, sheets, markers and commanders spawned in the world.
     pub fn from_world(world: &World) -> Self {
-        let fire = FireTable::from_world(world);
+        MeleeTable::with_fire(world, FireTable::from_world(world))
+    }
+
+    /// As [`MeleeTable::from_world`], on `fire`: the world's own fire table, already built.
+    pub fn with_fire(world: &World, fire: FireTable) -> Self {
         let mut sheets: Vec<Sheet> = fire.situation.units().iter().map(|u| Sheet { cv: basing::combat_value(u.unit_type, u.arm), bayonets: false, leaders: Vec::new() }).collect();
         let index = |name: &str| fire.situation.units().iter().position(|u| u.name == name);
         if let Some(mut q) = world.try_query::<&spawn::Unit>() {
