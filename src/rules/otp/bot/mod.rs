@@ -471,6 +471,28 @@ mod tests {
         assert!(bad.is_empty(), "{bad:#?}");
     }
 
+    // OTP 4.5: in the last turns (here a two-turn game, so from the first) a unit of the
+    // standard player inside an objective never moves out of it, and units outside make for
+    // the objectives, saying so.
+    #[test]
+    fn in_the_last_turns_units_hold_objectives_and_make_for_them() {
+        let scenario = with_turns(&crate::scenario::default_scenario(), Some(2));
+        let mut g = Game::new(scenario.clone(), 3, Charts::embedded().clone());
+        let mut p = Sides::new(&[Level::Standard, Level::Standard]);
+        let (mut moves, mut making_for) = (0, 0);
+        while let Some((a, why)) = p.decide_game(&g) {
+            if let Action::Move { unit, .. } = &a {
+                let e = g.unit_entity(unit).expect("a unit");
+                let me = crate::rules::automatic::seen(&g).into_iter().find(|s| s.entity == e).expect("seen");
+                assert!(!scenario.objectives.iter().any(|o| me.within(Vec2::from(o.at), o.radius)), "{unit} walks out of an objective: {why:?}");
+                moves += 1;
+                making_for += usize::from(why.as_deref().is_some_and(|w| w.contains("before the end") && w.contains("(4.5)")));
+            }
+            g.apply(a).expect("never refused");
+        }
+        assert!(moves > 0 && making_for > 0, "{moves} moves, {making_for} toward an objective before the end");
+    }
+
     // OTP 8.x, 9.x: the standard player gives a reason with every action, the same seed plays
     // the same game, and its reasons name the rules' numbers (odds) or the scenario (objectives).
     #[test]
