@@ -198,6 +198,33 @@ fn reaction_failure_withdraws_two_moves() {
     assert!(g.has_marker(g.unit_entity("Dragoons").unwrap()), "{r}");
 }
 
+// OTP 9.4, 9.6: the charge preview gives the target's reaction roll, and it is the roll the charge
+// makes: over many seeds, the share of closed charges whose militia give way is 1 - stands. A line
+// target makes no reaction roll.
+#[test]
+fn the_previews_reaction_odds_are_the_rolls() {
+    let s = table(&foot("Grenadiers", "Line", 16, "Line", (36.0, 22.0), 0.0), &foot("Militia", "Militia", 12, "Line", (36.0, 28.0), 180.0), CORNERS.0, CORNERS.1, "");
+    let p = ready(&s, 0, "Redcoats").charge_preview("Grenadiers", "Militia", ChargeOptions::default()).unwrap();
+    let reaction = p.reaction.expect("militia react to a charge that closes (9.4)");
+    assert!(reaction.fights, "militia that pass fight (9.4)");
+    let stands = reaction.stands();
+    assert!(stands > 0.05 && stands < 0.95, "a roll that can go either way: {reaction:?}");
+    let (mut closed, mut gave_way) = (0u32, 0u32);
+    for seed in 0..800 {
+        let mut g = ready(&s, seed, "Redcoats");
+        let r = ok(&mut g, charge("Grenadiers", "Militia"));
+        if dice(&r, "9.4") == 1 {
+            closed += 1;
+            gave_way += u32::from(has(&r, "9.4", "fails its reaction"));
+        }
+    }
+    let (n, share) = (closed as f64, gave_way as f64 / closed as f64);
+    let sigma = (stands * (1.0 - stands) / n).sqrt();
+    assert!(closed > 100 && (share - (1.0 - stands)).abs() < 4.0 * sigma, "{gave_way} of {closed} gave way; the preview said {:.3}", 1.0 - stands);
+    let g = ready(&lines_facing(), 0, "Redcoats");
+    assert!(g.charge_preview("Grenadiers", "Continentals", ChargeOptions::default()).unwrap().reaction.is_none(), "a line does not react (9.4)");
+}
+
 // OTP 9.4: light infantry in skirmish line that passes fires at 2" and stays (the default), or
 // fires and withdraws one line move in good order (no marker, no melee).
 #[test]

@@ -493,6 +493,35 @@ mod tests {
         assert!(moves > 0 && making_for > 0, "{moves} moves, {making_for} toward an objective before the end");
     }
 
+    // OTP 9.4, 4.5: an attacker pressed for time (a two-turn game) charges the militia between
+    // it and the objective, counting the chance that they give way without a melee — the
+    // preview's own reaction odds, named in its reason.
+    #[test]
+    fn a_pressed_attacker_charges_militia_in_its_way_counting_their_reaction() {
+        let src = r#"(
+    name: "militia in the way", table: (width: 72.0, depth: 48.0), turn_limit: Some(2),
+    objectives: [(name: "Crossroads", at: (36.0, 34.0), radius: 4.0, points: 2)],
+    sides: [
+        (name: "British", brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((1.0, 1.0))),
+            units: [(name: "Grenadiers", type: Line, arm: Infantry, weapon: Some(Musket), figures: 16, formation: Line, at: (36.0, 22.0), facing: 0.0)])]),
+        (name: "Americans", brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Militia, rating: Some(Aggressive), at: Some((71.0, 47.0))),
+            units: [(name: "Militia", type: Militia, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (36.0, 26.0), facing: 180.0)])]),
+    ],
+)"#;
+        let scenario = crate::scenario::parse(src, "militia.ron").unwrap_or_else(|e| panic!("{e}"));
+        let mut g = Game::new(scenario, 1, Charts::embedded().clone());
+        crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
+        crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+        let p = g.charge_preview("Grenadiers", "Militia", ChargeOptions::default()).unwrap();
+        let gives_way = 1.0 - p.reaction.as_ref().expect("militia react (9.4)").stands();
+        let (a, why) = standard::Standard::new(false).decide(&g).expect("a decision");
+        assert_eq!(a, Action::Charge { unit: "Grenadiers".into(), target: "Militia".into() }, "{why}");
+        assert!(why.contains(&format!("{:.0}% it gives way (9.4)", 100.0 * gives_way)), "{why}");
+        g.apply(a).expect("never refused");
+    }
+
     // OTP 8.x, 9.x: the standard player gives a reason with every action, the same seed plays
     // the same game, and its reasons name the rules' numbers (odds) or the scenario (objectives).
     #[test]

@@ -47,6 +47,11 @@ struct Plan {
     stance: Stance,
     /// The last three turns: objectives are counted at the end (4.5), so no more waiting.
     late: bool,
+    /// An attacker whose objective is hardly within reach of the turns left (4.5): no waiting
+    /// for the line, no firefight with what stands in the way, charges on shorter odds.
+    pressed: bool,
+    /// The strong player's plan.
+    look_ahead: bool,
     goal: Option<Goal>,
     /// The middle of the brigade's units' fronts when the activation began.
     centre: Vec2,
@@ -59,6 +64,9 @@ pub struct Standard {
     key: Option<(u32, u32)>,
     handled: Vec<String>,
     plan: Option<Plan>,
+    /// Each brigade's objective at its last activation: kept unless another is clearly worth
+    /// more, so that a brigade does not march to and fro between two.
+    goals: Vec<(Entity, String)>,
 }
 
 fn pct(p: f64) -> String {
@@ -95,7 +103,16 @@ impl Standard {
         if self.key != Some((g.turn(), chit)) {
             self.key = Some((g.turn(), chit));
             self.handled.clear();
-            self.plan = units.first().map(|&(e, _)| plan(g, &seen, g.unit(e).brigade));
+            self.plan = units.first().map(|&(e, _)| {
+                let brigade = g.unit(e).brigade;
+                let before = self.goals.iter().find(|(b, _)| *b == brigade).map(|(_, goal)| goal.as_str());
+                let p = plan(g, &seen, brigade, self.look_ahead, before);
+                self.goals.retain(|(b, _)| *b != brigade);
+                if let Some(goal) = &p.goal {
+                    self.goals.push((brigade, goal.name.clone()));
+                }
+                p
+            });
         }
         let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
         let stance = self.plan.as_ref().map_or(Stance::Attack, |p| p.stance);
@@ -167,7 +184,7 @@ impl Standard {
                 let gap = slot.distance(front);
                 // An attacker ahead of its brigade waits for it (the line kept).
                 let progress = |p: Vec2| (plan.centre - goal.at).length() - (p - goal.at).length();
-                if !plan.late && stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
+                if !plan.pressed && stance == Stance::Attack && progress(front) > progress(plan.centre) + 5.0 && gap > goal.radius + 4.0 {
                     return None;
                 }
                 // An enemy nearer than the objective and off it stands in the way: an attacker
@@ -175,7 +192,7 @@ impl Standard {
                 // within its charge) rather than walk past its muskets, and stops there.
                 if let Some((enemy, d)) = nearest
                     && stance == Stance::Attack
-                    && !plan.late
+                    && !plan.pressed
                     && d < my_range + 4.0
                     && enemy.distance_to(goal.at) > goal.radius + 2.0
                     && d < gap
@@ -317,14 +334,16 @@ fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2, f32) {
     (p, facing.rem_euclid(360.0))
 }
 
-/// A brigade's plan: its stance now and the objective it goes for or holds.
-fn plan(g: &Game, seen: &[Seen], brigade: Entity) -> Plan {
+/// A brigade's plan: its stance now and the objective it goes for or holds. Looking ahead, an
+/// attacker weighs how strongly each objective is held against its own strength.
+fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Option<&str>) -> Plan {
     let b = g.world().get::<Brigade>(brigade);
     let (side, name) = b.map_or((0, String::new()), |b| (b.side, b.name.clone()));
     let stance = automatic::stance(g.scenario(), side, &name, g.turn());
     let mine: Vec<&Seen> = seen.iter().filter(|u| u.brigade == brigade).collect();
     let centre = if mine.is_empty() { Vec2::ZERO } else { mine.iter().map(|u| u.front()).sum::<Vec2>() / mine.len() as f32 };
     let sides = g.scenario().sides.len();
+    let strength = mine.iter().map(|u| u.figures as f32).sum::<f32>().max(1.0);
     let goal = (stance != Stance::Screen)
         .then(|| {
             g.scenario()
@@ -342,14 +361,25 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity) -> Plan {
                         Stance::Defend => o.points as f32 * if ours > 0 && d > o.radius + 2.0 { 0.6 } else { 1.0 } / (1.0 + d / 10.0),
                         _ => o.points as f32 * if ours > 0 && theirs == 0 && d > o.radius + 2.0 { 0.5 } else { 1.0 } / (1.0 + d / 18.0),
                     };
+                    // The enemy figures on and close about it (within a move of its edge).
+                    let guard: f32 = if look_ahead && stance == Stance::Attack { seen.iter().filter(|u| u.side != side && u.distance_to(at) <= o.radius + 6.0).map(|u| u.figures as f32).sum() } else { 0.0 };
+                    let worth = worth / (1.0 + guard / strength);
+                    // The objective it made for last time counts a third again.
+                    let worth = if before == Some(o.name.as_str()) { worth * 1.33 } else { worth };
                     (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points })
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)))
                 .map(|(_, goal)| goal)
         })
         .flatten();
-    let late = g.turn() + 2 >= g.scenario().turn_limit.unwrap_or(10);
-    Plan { stance, late, goal, centre }
+    let turn_limit = g.scenario().turn_limit.unwrap_or(10);
+    let late = g.turn() + 2 >= turn_limit;
+    // Turns the brigade needs to reach its objective at its slowest unit's normal move.
+    let pace = mine.iter().map(|u| g.normal_move(u.entity, g.unit(u.entity).formation)).fold(f32::INFINITY, f32::min).clamp(1.0, 12.0);
+    let needs = goal.as_ref().map_or(0.0, |goal| ((goal.at.distance(centre) - goal.radius).max(0.0) / pace).ceil());
+    let turns_left = (turn_limit + 1).saturating_sub(g.turn()) as f32;
+    let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left);
+    Plan { stance, late, pressed, look_ahead, goal, centre }
 }
 
 /// The objective `unit` stands in, if any.
@@ -380,33 +410,50 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
     // Late in the game an enemy on an objective must go whatever it costs: the points are
     // counted at the end (4.5), and a stand inside the objective is enough to deny it.
     let late = plan.is_some_and(|p| p.late);
+    let pressed = plan.is_some_and(|p| p.pressed);
     let best = targets
         .into_iter()
         .zip(previews)
         .filter_map(|(target, p)| {
             let p = p?;
             let closes = p.closure.probability;
-            let wins = p.outcomes.attacker_wins;
+            // 9.4: a target that fails its reaction gives way with no melee (the ground is taken
+            // and it carries a marker); one that fires and passes may still slip away.
+            let (gives_way, fights) = p.reaction.as_ref().map_or((0.0, true), |r| (1.0 - r.stands(), r.fights));
+            let wins = gives_way + (1.0 - gives_way) * p.outcomes.attacker_wins * if fights { 1.0 } else { 0.5 };
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
-            let (auto_bar, close_bar, win_bar) = if late && on.is_some() { (0.35, 0.35, 0.35) } else { (auto_bar, close_bar, win_bar) };
+            // Pressed for time, an attacker charges what stands between it and its objective
+            // on shorter odds rather than trade shots with it.
+            let in_way = pressed && them.zip(plan.and_then(|p| p.goal.as_ref())).is_some_and(|(t, goal)| t.distance_to(goal.at) < seen.iter().find(|x| x.entity == e).map_or(f32::INFINITY, |me| me.distance_to(goal.at)));
+            let (auto_bar, close_bar, win_bar) = if late && on.is_some() {
+                (0.35, 0.35, 0.35)
+            } else if in_way || (pressed && on.is_some()) {
+                (0.4, 0.4, 0.45)
+            } else if on.is_some() && plan.is_some_and(|p| p.look_ahead && p.stance == Stance::Defend) {
+                // Looking ahead, a defender throws an enemy off an objective before it settles.
+                (0.45, 0.5, 0.5)
+            } else {
+                (auto_bar, close_bar, win_bar)
+            };
             let worth = if p.closure.automatic { wins >= auto_bar } else { closes >= close_bar && wins >= win_bar };
             let goal_bonus = match (plan.and_then(|p| p.goal.as_ref()), them) {
                 (Some(goal), Some(t)) if t.within(goal.at, goal.radius) => 0.3,
                 _ if on.is_some() => 0.15,
                 _ => 0.0,
             };
-            worth.then(|| (closes * wins + goal_bonus, target, closes, wins, p.closure.zone, on))
+            worth.then(|| (closes * wins + goal_bonus, target, closes, wins, p.closure.zone, on, gives_way))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
-    let (_, target, closes, wins, zone, on) = best;
+    let (_, target, closes, wins, zone, on, gives_way) = best;
     let zone = match zone {
         AttackZone::Front => format!("{} to close (9.1)", pct(closes)),
         AttackZone::Flank => "a flank attack, closing without a roll (9.1)".into(),
         AttackZone::Rear => "a rear attack, closing without a roll (9.1)".into(),
     };
     let on = on.map(|o| format!("; it holds {o}")).unwrap_or_default();
-    Some((Action::Charge { unit: name.to_string(), target: target.clone() }, format!("{name} charges {target}: {zone}, {} to win the melee (9.8){on}", pct(wins))))
+    let win = if gives_way > 0.0 { format!("{} it gives way (9.4), {} to carry the charge in all (9.8)", pct(gives_way), pct(wins)) } else { format!("{} to win the melee (9.8)", pct(wins)) };
+    Some((Action::Charge { unit: name.to_string(), target: target.clone() }, format!("{name} charges {target}: {zone}, {win}{on}")))
 }
 
 /// 8.x: the shot worth most by the exact FIRE odds (kills, then morale markers; an enemy on an
@@ -437,7 +484,10 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
             let marked = them.is_some_and(|x| g.has_marker(x.entity));
             let to_act = them.is_some_and(|x| g.world().get::<Brigade>(x.brigade).is_some_and(|b| g.sequence().cup.contains(&b.chit)));
             let marker_worth = if marked { 0.0 } else if look_ahead && to_act { 0.8 } else { 0.5 };
-            let mut value = kills + marker_worth * marker;
+            // Looking ahead: a figure lost counts for more the fewer the unit has left (its
+            // morale rolls worsen with its losses, 10.3, and at none it is gone).
+            let weighed = if look_ahead { kills * (1.0 + 4.0 / them.map_or(20.0, |x| x.figures.max(1) as f64)) } else { kills };
+            let mut value = weighed + marker_worth * marker;
             if on.is_some() {
                 value *= 1.5;
             }
@@ -462,9 +512,9 @@ fn fire(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: S
     // An attacker with its objective still ahead fires only a telling shot; otherwise any that
     // can hurt.
     let ahead = plan.and_then(|p| p.goal.as_ref()).is_some_and(|goal| !mine.within(goal.at, goal.radius));
-    // (Late in the game a move onto the objective comes before any shot.)
-    let late = plan.is_some_and(|p| p.late);
-    let bar = if !any && stance == Stance::Attack && ahead && !gun { if late { f64::INFINITY } else { 0.6 } } else { 0.02 };
+    // (Pressed for time, a move onto the objective comes before any shot.)
+    let pressed = plan.is_some_and(|p| p.pressed);
+    let bar = if !any && stance == Stance::Attack && ahead && !gun { if pressed { f64::INFINITY } else { 0.6 } } else { 0.02 };
     if value < bar {
         return None;
     }

@@ -69,6 +69,7 @@ pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str, s
         "closure": zone_name(j.preview.closure.zone),
         "closure_probability": j.preview.closure.probability,
         "closure_check": j.preview.closure,
+        "reaction": j.preview.reaction,
         "path": {
             "face": p.face,
             "distance": p.distance,
@@ -179,6 +180,15 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, s
         let roll = crate::rules::dice::d10_at_or_under(c.total_modifier, &format!("CV {}", c.cv));
         out.push_str(&format!("closure: {roll} closes: {} (OTP 9.1)\n", pct(c.probability)));
         for m in &c.modifiers {
+            let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
+            out.push_str(&format!("  {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));
+        }
+    }
+    if let Some(r) = &j.preview.reaction {
+        let roll = crate::rules::dice::d10_at_or_under(r.roll.total_modifier, &format!("CV {}", r.roll.target));
+        let passing = if r.fights { "it stands and fights" } else { "it fires at 2\" or less, then stays for the melee or withdraws one line move (its choice)" };
+        out.push_str(&format!("reaction once closed: {roll} {passing}: {}; else it withdraws two full line moves with a Morale Marker, no melee (OTP 9.4, 9.6)\n", pct(r.stands())));
+        for m in &r.roll.modifiers {
             let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
             out.push_str(&format!("  {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));
         }

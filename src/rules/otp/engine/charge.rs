@@ -100,6 +100,8 @@ pub struct ChargePreview {
     /// Inches the charge move costs.
     pub distance: f32,
     pub closure: ClosureCheck,
+    /// 9.4: the target's reaction roll once the charge closes, if it must make one.
+    pub reaction: Option<ReactionOdds>,
     /// The melee if it closes (before closing fire, reactions and countercharges).
     pub melee: Melee,
     pub outcomes: Outcomes,
@@ -107,6 +109,22 @@ pub struct ChargePreview {
     pub path: ChargePath,
     /// It is a special move to contact (6.8).
     pub special: bool,
+}
+
+/// 9.4: a militia, Indian or skirmishing light target's CV roll when the charge closes. Failing,
+/// it withdraws two full line moves with a Morale Marker and there is no melee.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReactionOdds {
+    pub roll: CvRoll,
+    /// Passing, it fights (militia); else it fires at 2" and then stays or withdraws (its choice).
+    pub fights: bool,
+}
+
+impl ReactionOdds {
+    /// The chance it stands: passes its roll.
+    pub fn stands(&self) -> f64 {
+        self.roll.probability
+    }
 }
 
 /// How a charge ended for the attacker's record.
@@ -149,7 +167,10 @@ impl Game {
         let defenders = self.defenders(&placed.situation, a, t);
         let melee = melee::assess(&placed, &self.charts, &[a], &defenders, &[ChargeFacts::from(&d.path)]);
         let outcomes = melee::outcomes(&self.charts, &melee);
-        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, melee, outcomes, special: d.special.is_some(), path: d.path })
+        // The roll resolution makes on the table as declared (the attacker not yet moved); a
+        // cavalry target countercharges instead, and only infantry reacts.
+        let reaction = self.reacts(d.target).map(|kind| ReactionOdds { roll: melee::cv_roll(&d.table, &self.charts, t, a, RollFacts { defending: true, ..RollFacts::default() }), fights: kind == ReactionKind::Fights });
+        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, reaction, melee, outcomes, special: d.special.is_some(), path: d.path })
     }
 
     /// The unit's index on a table built from the world.
