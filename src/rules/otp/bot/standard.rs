@@ -363,7 +363,8 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
                     };
                     // The enemy figures on and close about it (within a move of its edge).
                     let guard: f32 = if look_ahead && stance == Stance::Attack { seen.iter().filter(|u| u.side != side && u.distance_to(at) <= o.radius + 6.0).map(|u| u.figures as f32).sum() } else { 0.0 };
-                    let worth = worth / (1.0 + guard / strength);
+                    // (One its side alone holds already needs it less than its guard says.)
+                    let worth = if look_ahead && stance == Stance::Attack && ours > 0 && theirs == 0 { worth * 0.6 } else { worth / (1.0 + guard / strength) };
                     // The objective it made for last time counts a third again.
                     let worth = if before == Some(o.name.as_str()) { worth * 1.33 } else { worth };
                     (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points })
