@@ -35,6 +35,11 @@ impl Aabb {
     pub fn overlaps(&self, o: &Aabb) -> bool {
         self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
     }
+    /// The squared gap between two boxes (0 when they touch or overlap): nothing in one is
+    /// nearer anything in the other.
+    pub fn gap_squared(&self, o: &Aabb) -> f32 {
+        (self.min - o.max).max(o.min - self.max).max(Vec2::ZERO).length_squared()
+    }
 }
 
 pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
@@ -116,6 +121,13 @@ pub fn convex_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
     if convex_overlap_depth(a, b) >= 0.0 {
         return 0.0;
     }
+    apart_distance(a, b)
+}
+
+/// [`convex_distance`] of two convex polygons already known to be apart (their boxes more than
+/// `EPS` apart, say, which the overlap test's rounding cannot contradict): the same number,
+/// without the overlap test.
+pub fn apart_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
     // Squared lengths, one root at the end: the root is monotonic and correctly rounded, so this
     // is the same number as the least of the distances, for a fraction of the work.
     let one_way = |from: &[Vec2], to: &[Vec2]| {

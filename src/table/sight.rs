@@ -93,7 +93,11 @@ pub(crate) struct Scratch {
     /// Stands (flat indices) and features near the firer and the target.
     stands: Vec<usize>,
     features: Vec<usize>,
+    /// The target's sample points (`target_samples`), the same for every firing stand.
     samples: Vec<Vec2>,
+    /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
+    /// cross the same stand, so it is tried first.
+    blocker: Option<usize>,
     cuts: Vec<f32>,
     spans: Vec<(f32, f32)>,
     pub clip: Vec<Vec2>,
@@ -132,6 +136,8 @@ impl Scratch {
         });
         self.features.clear();
         self.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+        self.blocker = None;
+        target_samples(s, target, &mut self.samples);
     }
 }
 
@@ -195,24 +201,19 @@ fn line(
         }
         names.is_none()
     };
-    // 8.8: a firer on higher ground sees over a blocker nearer to it than to the target.
-    let seen_over = |elevation: u32, t_exit: f32| ea > elevation && t_exit < 0.5;
+    let seen_over = |elevation: u32, t_exit: f32| sees_over(ea, elevation, t_exit);
 
+    // Where the line is stopped at its first blocker, any blocker will do: the last one first.
+    if names.is_none()
+        && let Some(i) = sc.blocker
+        && stand_blocks(s, i, a, b, len, ea, opts).is_some()
+    {
+        return None;
+    }
     for &i in &sc.stands {
-        let st = &s.stands[i];
-        if point_segment_distance(st.footprint.centre, a, b) > st.radius + EPS {
-            continue;
-        }
-        // Stands of a line touch end to end: widened a hair, no line slips between two of them.
-        let f = Footprint { frontage: st.footprint.frontage + 2.0 * EPS, ..st.footprint };
-        let Some((t0, t1)) = footprint_interval(&f, st.right, st.forward, a, b) else { continue };
-        // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
-        // seeing over a nearer, lower blocker is sight, not fire.
-        let over = if opts.sight_only { seen_over(st.elevation, t1) } else { opts.ball && st.elevation < ea };
-        if (t1 - t0) * len <= EPS || over {
-            continue;
-        }
-        if block(t0, &s.unit(st.unit).name, &mut names) {
+        let Some(t0) = stand_blocks(s, i, a, b, len, ea, opts) else { continue };
+        if block(t0, &s.unit(s.stands[i].unit).name, &mut names) {
+            sc.blocker = Some(i);
             return None;
         }
     }
@@ -273,11 +274,33 @@ fn line(
     (!blocked).then_some(woods)
 }
 
-/// Sight from one stand (index within the firer unit) to the target unit.
-pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, target: usize, opts: SightOptions, report: bool) -> Sight {
+/// 8.8: a viewer on ground `ea` higher than a blocker's `elevation` sees over it when the line
+/// leaves it (`t_exit`, a fraction of the way) nearer the viewer than the target.
+fn sees_over(ea: u32, elevation: u32, t_exit: f32) -> bool {
+    ea > elevation && t_exit < 0.5
+}
+
+/// Where the stand (flat index) blocks the line from `a` (ground level `ea`) to `b`, `len` long:
+/// the fraction of the way it is entered; None when it does not block.
+fn stand_blocks(s: &Situation, i: usize, a: Vec2, b: Vec2, len: f32, ea: u32, opts: SightOptions) -> Option<f32> {
+    let st = &s.stands[i];
+    if point_segment_distance(st.footprint.centre, a, b) > st.radius + EPS {
+        return None;
+    }
+    // Stands of a line touch end to end: widened a hair, no line slips between two of them.
+    let f = Footprint { frontage: st.footprint.frontage + 2.0 * EPS, ..st.footprint };
+    let (t0, t1) = footprint_interval(&f, st.right, st.forward, a, b)?;
+    // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
+    // seeing over a nearer, lower blocker is sight, not fire.
+    let over = if opts.sight_only { sees_over(ea, st.elevation, t1) } else { opts.ball && st.elevation < ea };
+    ((t1 - t0) * len > EPS && !over).then_some(t0)
+}
+
+/// Sight from one stand (index within the firer unit) to the target unit, the scratch space
+/// prepared for the pair ([`prepare`]).
+pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, opts: SightOptions, report: bool) -> Sight {
     let st = s.unit_stands(firer)[stand];
-    let mut samples = std::mem::take(&mut sc.samples);
-    target_samples(s, target, &mut samples);
+    let samples = std::mem::take(&mut sc.samples);
     let sight = best_line(s, sc, st.footprint.centre, st.elevation, &samples, opts, report);
     sc.samples = samples;
     sight
@@ -340,7 +363,7 @@ pub(crate) fn nearest_first(mut found: Vec<(f32, String)>) -> Vec<String> {
 pub fn sight(s: &Situation, firer: usize, target: usize, opts: SightOptions) -> Vec<Sight> {
     let mut sc = Scratch::default();
     sc.gather(s, firer, target);
-    (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, target, opts, true)).collect()
+    (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, opts, true)).collect()
 }
 
 /// What an observer at a point (a commander, OTP 10.6) sees of a unit: the best sight line from

@@ -184,6 +184,8 @@ pub(crate) struct StandRec {
     pub unit: usize,
     pub footprint: Footprint,
     pub corners: [Vec2; 4],
+    /// The box around the corners: no point of the stand is nearer anything than it.
+    pub bbox: Aabb,
     pub right: Vec2,
     pub forward: Vec2,
     pub radius: f32,
@@ -273,6 +275,8 @@ pub struct Situation {
     pub(crate) stands: Vec<StandRec>,
     /// For each unit, the range of its stands in `stands`, and a circle around them all.
     pub(crate) spans: Vec<(std::ops::Range<usize>, Vec2, f32)>,
+    /// For each unit, the box around its stands' corners (far tighter than the circle for a line).
+    pub(crate) boxes: Vec<Aabb>,
     pub(crate) grid: Grid,
 }
 
@@ -310,15 +314,17 @@ impl Situation {
 
     fn build(table: Table, edge: [Vec2; 4], terrain: Vec<Terrain>, units: Vec<UnitInfo>) -> Situation {
         let features: Vec<Feature> = terrain.iter().enumerate().map(|(i, t)| feature(i, t)).collect();
-        let mut s = Situation { table, edge, terrain, units, features, stands: Vec::new(), spans: Vec::new(), grid: Grid::default() };
+        let mut s = Situation { table, edge, terrain, units, features, stands: Vec::new(), spans: Vec::new(), boxes: Vec::new(), grid: Grid::default() };
         for (u, unit) in s.units.iter().enumerate() {
             let first = s.stands.len();
             for st in &unit.stands {
                 let f = st.footprint;
+                let corners = f.corners();
                 s.stands.push(StandRec {
                     unit: u,
                     footprint: f,
-                    corners: f.corners(),
+                    corners,
+                    bbox: Aabb::of(&corners),
                     right: f.right(),
                     forward: f.forward(),
                     radius: (f.frontage.hypot(f.depth)) / 2.0,
@@ -330,6 +336,7 @@ impl Situation {
             let centre = (b.min + b.max) / 2.0;
             let radius = corners.iter().map(|c| c.distance(centre)).fold(0.0, f32::max);
             s.spans.push((first..s.stands.len(), centre, radius));
+            s.boxes.push(b);
         }
         s.grid = Grid::build(&s.stands);
         s
