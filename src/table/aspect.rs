@@ -74,10 +74,11 @@ pub fn enfilades(target: &UnitInfo, p: Vec2) -> bool {
 
 /// 8.11 for a whole firing unit: every one of the given stands (the ones that bear, say) is
 /// behind the target's front line.
-pub fn unit_enfilades(s: &Situation, firer: usize, stands: &[usize], target: usize) -> bool {
+pub fn unit_enfilades(s: &Situation, firer: usize, stands: impl IntoIterator<Item = usize>, target: usize) -> bool {
     let (f, t) = (s.unit(firer), s.unit(target));
     let lines = front_lines(t);
-    !stands.is_empty() && stands.iter().all(|&i| behind_lines(&lines, f.stands[i].footprint.centre))
+    let mut stands = stands.into_iter().peekable();
+    stands.peek().is_some() && stands.all(|i| behind_lines(&lines, f.stands[i].footprint.centre))
 }
 
 /// 9.1: where an attacker starts its move relative to the target.

@@ -94,8 +94,12 @@ impl FireGeometry {
     }
     /// The stands a unit-level answer speaks for: those that bear, or all when none do.
     pub fn considered(&self) -> Vec<&StandFire> {
-        let bearing: Vec<&StandFire> = self.bearing().collect();
-        if bearing.is_empty() { self.stands.iter().collect() } else { bearing }
+        self.considering().collect()
+    }
+    /// [`FireGeometry::considered`], one by one.
+    fn considering(&self) -> impl Iterator<Item = &StandFire> {
+        let any = self.bearing().next().is_some();
+        self.stands.iter().filter(move |s| s.bears || !any)
     }
     /// 8.8: some considered stand sees the target.
     pub fn los_clear(&self) -> bool {
@@ -111,7 +115,7 @@ impl FireGeometry {
         self.woodiest().map(|v| v.woods_on_line.clone()).unwrap_or_default()
     }
     fn woodiest(&self) -> Option<&Sight> {
-        woodiest(self.considered().into_iter().filter_map(|s| s.sight.as_ref()))
+        woodiest(self.considering().filter_map(|s| s.sight.as_ref()))
     }
     /// 8.8: what blocks the considered stands' sight, nearest first (empty when clear).
     pub fn blocked_by(&self) -> Vec<String> {
@@ -128,8 +132,7 @@ impl FireGeometry {
     }
     /// 8.11: every considered stand is behind the target's front line.
     pub fn enfilade(&self, s: &Situation) -> bool {
-        let stands: Vec<usize> = self.considered().iter().map(|f| f.stand).collect();
-        unit_enfilades(s, self.firer, &stands, self.target)
+        unit_enfilades(s, self.firer, self.considering().map(|f| f.stand), self.target)
     }
 }
 

@@ -90,9 +90,11 @@ pub struct Sight {
 /// Scratch space for the sight-line sweep, reused from pair to pair.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    /// Stands (flat indices) and features near the firer and the target.
+    /// Stands (flat indices) and features near the firer and the target: only the features
+    /// that matter to sight, and apart the hills, which alone decide the ground level there.
     stands: Vec<usize>,
     features: Vec<usize>,
+    hills: Vec<usize>,
     /// The target's sample points (`target_samples`), the same for every firing stand.
     samples: Vec<Vec2>,
     /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
@@ -134,10 +136,24 @@ impl Scratch {
                 self.stands.push(i);
             }
         });
-        self.features.clear();
-        self.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+        self.near_features(s, area);
         self.blocker = None;
         target_samples(s, target, &mut self.samples);
+    }
+
+    /// The features within `area` that matter to sight, and the hills within it.
+    fn near_features(&mut self, s: &Situation, area: Aabb) {
+        self.features.clear();
+        self.hills.clear();
+        for (i, f) in s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)) {
+            let role = role(&s.terrain()[f.index]);
+            if let SightRole::Hill(_) = role {
+                self.hills.push(i);
+            }
+            if matches!(f.outline, Outline::Area(_)) && !matches!(role, SightRole::Nothing) {
+                self.features.push(i);
+            }
+        }
     }
 }
 
@@ -233,7 +249,7 @@ fn line(
         }
         if let SightRole::Hill(e) = role {
             // 8.8: a hill blocks where the line crosses ground higher than both its ends.
-            if e <= ea || e <= *eb.get_or_insert_with(|| s.ground_elevation(b)) {
+            if e <= ea || e <= *eb.get_or_insert_with(|| s.ground_elevation_among(&sc.hills, b)) {
                 continue;
             }
         }
@@ -243,7 +259,7 @@ fn line(
             if inches <= EPS {
                 continue;
             }
-            let ground = || s.ground_elevation(a.lerp(b, (t0 + t1) / 2.0));
+            let ground = || s.ground_elevation_among(&sc.hills, a.lerp(b, (t0 + t1) / 2.0));
             let blocks = match role {
                 SightRole::Hill(_) => true,
                 // A town or building one stands in (or fires into) does not hide the other side.
@@ -414,7 +430,7 @@ pub fn point_sight(s: &Situation, from: Vec2, target: usize) -> PointSight {
             sc.stands.push(i);
         }
     });
-    sc.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+    sc.near_features(s, area);
     let ea = s.ground_elevation(from);
     let mut samples = Vec::new();
     target_samples(s, target, &mut samples);
