@@ -222,21 +222,15 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut sc = Scratch::default();
     let mut out = Vec::new();
     let mut near: Vec<usize> = Vec::new();
-    // The firer each unit was last listed for: each enemy is listed once, without sorting every stand.
-    let mut listed = vec![usize::MAX; s.units().len()];
     for (f, fu) in s.units().iter().enumerate() {
         let Some(max) = reach_of(fu, opts) else { continue };
         let (_, cf, rf) = s.spans[f];
-        // Only units with a stand within reach of the firer's circle can be in range: the grid
-        // finds them, and they are taken in the table's order as before.
+        // Only units whose circle is within reach of the firer's can be in range: the grid of
+        // units finds them, and they are taken in the table's order as before.
         near.clear();
-        s.grid.query(Aabb { min: cf, max: cf }.grow(rf + max + 1.0), |i| {
-            let t = s.stands[i].unit;
-            if listed[t] != f {
-                listed[t] = f;
-                if s.unit(t).side != fu.side && !beyond_reach(s, f, t, max) {
-                    near.push(t);
-                }
+        s.unit_grid.query(Aabb { min: cf, max: cf }.grow(rf + max + 1.0), |t| {
+            if s.unit(t).side != fu.side && !beyond_reach(s, f, t, max) {
+                near.push(t);
             }
         });
         near.sort_unstable();

@@ -130,10 +130,17 @@ impl Scratch {
         let r = ra.max(rb);
         let area = Aabb::of(&[ca, cb]).grow(r);
         self.stands.clear();
-        s.grid.query(area, |i| {
-            let st = &s.stands[i];
-            if st.unit != firer && st.unit != target && point_segment_distance(st.footprint.centre, ca, cb) <= r + st.radius {
-                self.stands.push(i);
+        s.unit_grid.query(area, |u| {
+            let (stands, cu, ru) = &s.spans[u];
+            // A unit whose circle (a stand widened by 8.8's hair included) is clear of the capsule
+            // has no stand that can cross a line: its stands are not looked at.
+            if u == firer || u == target || point_segment_distance(*cu, ca, cb) > r + ru + 2.0 * EPS {
+                return;
+            }
+            for i in stands.clone() {
+                if point_segment_distance(s.stands[i].footprint.centre, ca, cb) <= r + s.stands[i].radius {
+                    self.stands.push(i);
+                }
             }
         });
         self.near_features(s, area);
