@@ -57,9 +57,14 @@ impl Arc {
             return Some(Arc::of_stand(&head));
         }
         let right = head.right();
-        let key = |p: &Vec2| p.dot(right);
-        let left = unit.stands.iter().map(|s| s.footprint.front_left()).min_by(|a, b| key(a).total_cmp(&key(b)))?;
-        let rightmost = unit.stands.iter().map(|s| s.footprint.front_right()).max_by(|a, b| key(a).total_cmp(&key(b)))?;
+        let key = |p: Vec2| p.dot(right);
+        // Each stand's front corners from one sine and cosine (`Footprint::corners`: front-right,
+        // front-left first); the first of equals leftmost and the last rightmost, as min_by and max_by.
+        let mut fronts = unit.stands.iter().map(|s| s.footprint.corners());
+        let first = fronts.next()?;
+        let (left, rightmost) = fronts.fold((first[1], first[0]), |(l, r), c| {
+            (if key(c[1]).total_cmp(&key(l)).is_lt() { c[1] } else { l }, if key(c[0]).total_cmp(&key(r)).is_ge() { c[0] } else { r })
+        });
         Some(Arc::new(left, rightmost, head.facing))
     }
 

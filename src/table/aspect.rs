@@ -34,8 +34,16 @@ pub fn behind_front(unit: &UnitInfo, p: Vec2) -> bool {
 
 /// Behind every front line by more than `margin` (a negative margin lets `p` lie on it).
 fn behind_front_by(unit: &UnitInfo, p: Vec2, margin: f32) -> bool {
-    let lines = front_lines(unit);
+    behind_lines_by(&front_lines(unit), p, margin)
+}
+
+fn behind_lines_by(lines: &[(Vec2, Vec2)], p: Vec2, margin: f32) -> bool {
     !lines.is_empty() && lines.iter().all(|&(o, fwd)| (p - o).dot(fwd) < -margin)
+}
+
+/// [`behind_front`] given the unit's [`front_lines`] (worked out once for many points).
+pub fn behind_lines(lines: &[(Vec2, Vec2)], p: Vec2) -> bool {
+    behind_lines_by(lines, p, EPS)
 }
 
 /// 9.1: true when `p` is directly behind the unit: beyond its rear edge and between the lines
@@ -66,9 +74,11 @@ pub fn enfilades(target: &UnitInfo, p: Vec2) -> bool {
 
 /// 8.11 for a whole firing unit: every one of the given stands (the ones that bear, say) is
 /// behind the target's front line.
-pub fn unit_enfilades(s: &Situation, firer: usize, stands: &[usize], target: usize) -> bool {
+pub fn unit_enfilades(s: &Situation, firer: usize, stands: impl IntoIterator<Item = usize>, target: usize) -> bool {
     let (f, t) = (s.unit(firer), s.unit(target));
-    !stands.is_empty() && stands.iter().all(|&i| enfilades(t, f.stands[i].footprint.centre))
+    let lines = front_lines(t);
+    let mut stands = stands.into_iter().peekable();
+    stands.peek().is_some() && stands.all(|i| behind_lines(&lines, f.stands[i].footprint.centre))
 }
 
 /// 9.1: where an attacker starts its move relative to the target.

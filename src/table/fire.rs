@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::arc::{Arc, FireMode};
-use super::aspect::{enfilades, unit_enfilades};
+use super::aspect::{behind_lines, front_lines, unit_enfilades};
 use super::geom::{Aabb, convex_distance};
 pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
@@ -94,8 +94,12 @@ impl FireGeometry {
     }
     /// The stands a unit-level answer speaks for: those that bear, or all when none do.
     pub fn considered(&self) -> Vec<&StandFire> {
-        let bearing: Vec<&StandFire> = self.bearing().collect();
-        if bearing.is_empty() { self.stands.iter().collect() } else { bearing }
+        self.considering().collect()
+    }
+    /// [`FireGeometry::considered`], one by one.
+    fn considering(&self) -> impl Iterator<Item = &StandFire> {
+        let any = self.bearing().next().is_some();
+        self.stands.iter().filter(move |s| s.bears || !any)
     }
     /// 8.8: some considered stand sees the target.
     pub fn los_clear(&self) -> bool {
@@ -111,7 +115,7 @@ impl FireGeometry {
         self.woodiest().map(|v| v.woods_on_line.clone()).unwrap_or_default()
     }
     fn woodiest(&self) -> Option<&Sight> {
-        woodiest(self.considered().into_iter().filter_map(|s| s.sight.as_ref()))
+        woodiest(self.considering().filter_map(|s| s.sight.as_ref()))
     }
     /// 8.8: what blocks the considered stands' sight, nearest first (empty when clear).
     pub fn blocked_by(&self) -> Vec<String> {
@@ -128,19 +132,20 @@ impl FireGeometry {
     }
     /// 8.11: every considered stand is behind the target's front line.
     pub fn enfilade(&self, s: &Situation) -> bool {
-        let stands: Vec<usize> = self.considered().iter().map(|f| f.stand).collect();
-        unit_enfilades(s, self.firer, &stands, self.target)
+        unit_enfilades(s, self.firer, self.considering().map(|f| f.stand), self.target)
     }
 }
 
 /// The stand-by-stand work behind every fire question. With `report`, every stand's sight is
 /// traced and blockers named; without, only bearing stands look, and stop at the first clear line.
-pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool) -> FireGeometry {
+/// `unit_arc` is the firer's [`Arc::of_unit`], worked out once by callers that assess many targets.
+pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool, unit_arc: Option<Arc>) -> FireGeometry {
     let (fu, tu) = (s.unit(firer), s.unit(target));
     let rules = opts.rules;
     let mode = (rules.mode)(fu);
     let max = reach_of(fu, opts);
-    let unit_arc = Arc::of_unit(fu);
+    // 8.11: the target's front lines, for every stand's enfilade.
+    let fronts = front_lines(tu);
     let mut prepared = false;
     let mut stands = Vec::with_capacity(fu.stands.len());
     for (i, st) in s.unit_stands(firer).iter().enumerate() {
@@ -166,9 +171,9 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
                 prepare(s, sc, firer, target);
                 prepared = true;
             }
-            stand_sight(s, sc, firer, i, target, opts.sight(), report)
+            stand_sight(s, sc, firer, i, opts.sight(), report)
         });
-        stands.push(StandFire { stand: i, figures: fu.stands[i].figures, range, in_arc, bears, sight, enfilade: enfilades(tu, st.footprint.centre) });
+        stands.push(StandFire { stand: i, figures: fu.stands[i].figures, range, in_arc, bears, sight, enfilade: behind_lines(&fronts, st.footprint.centre) });
     }
     let range = stands.iter().map(|f| f.range).fold(f32::INFINITY, f32::min);
     FireGeometry { firer, target, mode, range, in_range: within_range(rules, fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
@@ -184,12 +189,13 @@ fn reach_of(fu: &UnitInfo, opts: FireOptions) -> Option<f32> {
 /// nominal range, and no rule set measures a distance shorter than it is.
 fn beyond_reach(s: &Situation, firer: usize, target: usize, max: f32) -> bool {
     let ((_, cf, rf), (_, ct, rt)) = (&s.spans[firer], &s.spans[target]);
-    cf.distance(*ct) - rf - rt > max + 1.0
+    // The boxes as well: a line's circle is as wide as its front, its box hardly deeper than a stand.
+    cf.distance(*ct) - rf - rt > max + 1.0 || s.boxes[firer].gap_squared(&s.boxes[target]) > (max + 1.0) * (max + 1.0)
 }
 
 /// Everything about one unit firing on another, every stand's sight traced and blockers named.
 pub fn fire_geometry(s: &Situation, firer: usize, target: usize, opts: FireOptions) -> FireGeometry {
-    assess(s, &mut Scratch::default(), firer, target, opts, true)
+    assess(s, &mut Scratch::default(), firer, target, opts, true, Arc::of_unit(s.unit(firer)))
 }
 
 /// One cell of the eligibility matrix: a firer and an enemy unit within its range.
@@ -219,17 +225,18 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     for (f, fu) in s.units().iter().enumerate() {
         let Some(max) = reach_of(fu, opts) else { continue };
         let (_, cf, rf) = s.spans[f];
-        // Only units with a stand within reach of the firer's circle can be in range: the grid
-        // finds them, and they are taken in the table's order as before.
+        // Only units whose circle is within reach of the firer's can be in range: the grid of
+        // units finds them, and they are taken in the table's order as before.
         near.clear();
-        s.grid.query(Aabb { min: cf, max: cf }.grow(rf + max + 1.0), |i| near.push(s.stands[i].unit));
-        near.sort_unstable();
-        near.dedup();
-        for &t in &near {
-            if s.unit(t).side == fu.side || beyond_reach(s, f, t, max) {
-                continue;
+        s.unit_grid.query(Aabb { min: cf, max: cf }.grow(rf + max + 1.0), |t| {
+            if s.unit(t).side != fu.side && !beyond_reach(s, f, t, max) {
+                near.push(t);
             }
-            let g = assess(s, &mut sc, f, t, opts, false);
+        });
+        near.sort_unstable();
+        let unit_arc = Arc::of_unit(fu);
+        for &t in &near {
+            let g = assess(s, &mut sc, f, t, opts, false, unit_arc);
             if !g.in_range {
                 continue;
             }
@@ -261,9 +268,10 @@ pub fn targets(s: &Situation, firer: usize, opts: FireOptions) -> Vec<TargetChoi
     // A unit beyond the firer's reach has no stand bearing on it (so none firing): only those
     // within it are assessed.
     let Some(max) = reach_of(s.unit(firer), opts) else { return Vec::new() };
+    let unit_arc = Arc::of_unit(s.unit(firer));
     let mut list: Vec<TargetChoice> = (0..s.units().len())
         .filter(|&t| s.unit(t).side != side && !beyond_reach(s, firer, t, max))
-        .map(|t| assess(s, &mut sc, firer, t, opts, false))
+        .map(|t| assess(s, &mut sc, firer, t, opts, false, unit_arc))
         .filter(|g| g.firing().next().is_some())
         .map(|g| TargetChoice {
             target: g.target,

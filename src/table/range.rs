@@ -3,8 +3,8 @@
 //! ([`FireRules`]; OTP's in `rules::otp::fire::range`).
 
 use super::arc::FireMode;
-use super::geom::{EPS, convex_distance};
-use super::situation::{Situation, UnitInfo};
+use super::geom::{EPS, apart_distance, convex_distance};
+use super::situation::{Situation, StandRec, UnitInfo};
 
 /// A rule set's fire geometry rules (OTP's: `rules::otp::fire::range::FIRE`).
 #[derive(Clone, Copy, Debug)]
@@ -37,11 +37,18 @@ pub fn stand_distance(s: &Situation, a: (usize, usize), b: (usize, usize)) -> f3
 /// Distance from one stand to the nearest part of a unit.
 pub fn stand_to_unit(s: &Situation, stand: (usize, usize), unit: usize) -> f32 {
     let from = &s.unit_stands(stand.0)[stand.1];
-    let mut best = f32::INFINITY;
-    for to in s.unit_stands(unit) {
-        // Circles first: most stands of a unit are clearly farther than the best so far.
-        if from.footprint.centre.distance(to.footprint.centre) - from.radius - to.radius < best {
-            best = best.min(convex_distance(&from.corners, &to.corners));
+    let to = s.unit_stands(unit);
+    // Boxes first: the stand nearest by box is measured first, and a stand whose box is farther
+    // than the best so far (an `EPS` to spare, so that ties are all measured and the least is the
+    // same number whichever are) cannot be nearer. Boxes apart need no overlap test.
+    let gap = |t: &StandRec| from.bbox.gap_squared(&t.bbox);
+    let measure = |t: &StandRec, gap: f32| if gap > EPS * EPS { apart_distance(&from.corners, &t.corners) } else { convex_distance(&from.corners, &t.corners) };
+    let Some(first) = to.iter().min_by(|a, b| gap(a).total_cmp(&gap(b))) else { return f32::INFINITY };
+    let mut best = measure(first, gap(first));
+    for t in to {
+        let g = gap(t);
+        if !std::ptr::eq(t, first) && g <= (best + EPS) * (best + EPS) {
+            best = best.min(measure(t, g));
         }
     }
     best

@@ -90,10 +90,16 @@ pub struct Sight {
 /// Scratch space for the sight-line sweep, reused from pair to pair.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    /// Stands (flat indices) and features near the firer and the target.
+    /// Stands (flat indices) and features near the firer and the target: only the features
+    /// that matter to sight, and apart the hills, which alone decide the ground level there.
     stands: Vec<usize>,
     features: Vec<usize>,
+    hills: Vec<usize>,
+    /// The target's sample points (`target_samples`), the same for every firing stand.
     samples: Vec<Vec2>,
+    /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
+    /// cross the same stand, so it is tried first.
+    blocker: Option<usize>,
     cuts: Vec<f32>,
     spans: Vec<(f32, f32)>,
     pub clip: Vec<Vec2>,
@@ -124,14 +130,37 @@ impl Scratch {
         let r = ra.max(rb);
         let area = Aabb::of(&[ca, cb]).grow(r);
         self.stands.clear();
-        s.grid.query(area, |i| {
-            let st = &s.stands[i];
-            if st.unit != firer && st.unit != target && point_segment_distance(st.footprint.centre, ca, cb) <= r + st.radius {
-                self.stands.push(i);
+        s.unit_grid.query(area, |u| {
+            let (stands, cu, ru) = &s.spans[u];
+            // A unit whose circle (a stand widened by 8.8's hair included) is clear of the capsule
+            // has no stand that can cross a line: its stands are not looked at.
+            if u == firer || u == target || point_segment_distance(*cu, ca, cb) > r + ru + 2.0 * EPS {
+                return;
+            }
+            for i in stands.clone() {
+                if point_segment_distance(s.stands[i].footprint.centre, ca, cb) <= r + s.stands[i].radius {
+                    self.stands.push(i);
+                }
             }
         });
+        self.near_features(s, area);
+        self.blocker = None;
+        target_samples(s, target, &mut self.samples);
+    }
+
+    /// The features within `area` that matter to sight, and the hills within it.
+    fn near_features(&mut self, s: &Situation, area: Aabb) {
         self.features.clear();
-        self.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+        self.hills.clear();
+        for (i, f) in s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)) {
+            let role = role(&s.terrain()[f.index]);
+            if let SightRole::Hill(_) = role {
+                self.hills.push(i);
+            }
+            if matches!(f.outline, Outline::Area(_)) && !matches!(role, SightRole::Nothing) {
+                self.features.push(i);
+            }
+        }
     }
 }
 
@@ -195,24 +224,19 @@ fn line(
         }
         names.is_none()
     };
-    // 8.8: a firer on higher ground sees over a blocker nearer to it than to the target.
-    let seen_over = |elevation: u32, t_exit: f32| ea > elevation && t_exit < 0.5;
+    let seen_over = |elevation: u32, t_exit: f32| sees_over(ea, elevation, t_exit);
 
+    // Where the line is stopped at its first blocker, any blocker will do: the last one first.
+    if names.is_none()
+        && let Some(i) = sc.blocker
+        && stand_blocks(s, i, a, b, len, ea, opts).is_some()
+    {
+        return None;
+    }
     for &i in &sc.stands {
-        let st = &s.stands[i];
-        if point_segment_distance(st.footprint.centre, a, b) > st.radius + EPS {
-            continue;
-        }
-        // Stands of a line touch end to end: widened a hair, no line slips between two of them.
-        let f = Footprint { frontage: st.footprint.frontage + 2.0 * EPS, ..st.footprint };
-        let Some((t0, t1)) = footprint_interval(&f, st.right, st.forward, a, b) else { continue };
-        // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
-        // seeing over a nearer, lower blocker is sight, not fire.
-        let over = if opts.sight_only { seen_over(st.elevation, t1) } else { opts.ball && st.elevation < ea };
-        if (t1 - t0) * len <= EPS || over {
-            continue;
-        }
-        if block(t0, &s.unit(st.unit).name, &mut names) {
+        let Some(t0) = stand_blocks(s, i, a, b, len, ea, opts) else { continue };
+        if block(t0, &s.unit(s.stands[i].unit).name, &mut names) {
+            sc.blocker = Some(i);
             return None;
         }
     }
@@ -232,7 +256,7 @@ fn line(
         }
         if let SightRole::Hill(e) = role {
             // 8.8: a hill blocks where the line crosses ground higher than both its ends.
-            if e <= ea || e <= *eb.get_or_insert_with(|| s.ground_elevation(b)) {
+            if e <= ea || e <= *eb.get_or_insert_with(|| s.ground_elevation_among(&sc.hills, b)) {
                 continue;
             }
         }
@@ -242,7 +266,7 @@ fn line(
             if inches <= EPS {
                 continue;
             }
-            let ground = || s.ground_elevation(a.lerp(b, (t0 + t1) / 2.0));
+            let ground = || s.ground_elevation_among(&sc.hills, a.lerp(b, (t0 + t1) / 2.0));
             let blocks = match role {
                 SightRole::Hill(_) => true,
                 // A town or building one stands in (or fires into) does not hide the other side.
@@ -273,11 +297,33 @@ fn line(
     (!blocked).then_some(woods)
 }
 
-/// Sight from one stand (index within the firer unit) to the target unit.
-pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, target: usize, opts: SightOptions, report: bool) -> Sight {
+/// 8.8: a viewer on ground `ea` higher than a blocker's `elevation` sees over it when the line
+/// leaves it (`t_exit`, a fraction of the way) nearer the viewer than the target.
+fn sees_over(ea: u32, elevation: u32, t_exit: f32) -> bool {
+    ea > elevation && t_exit < 0.5
+}
+
+/// Where the stand (flat index) blocks the line from `a` (ground level `ea`) to `b`, `len` long:
+/// the fraction of the way it is entered; None when it does not block.
+fn stand_blocks(s: &Situation, i: usize, a: Vec2, b: Vec2, len: f32, ea: u32, opts: SightOptions) -> Option<f32> {
+    let st = &s.stands[i];
+    if point_segment_distance(st.footprint.centre, a, b) > st.radius + EPS {
+        return None;
+    }
+    // Stands of a line touch end to end: widened a hair, no line slips between two of them.
+    let f = Footprint { frontage: st.footprint.frontage + 2.0 * EPS, ..st.footprint };
+    let (t0, t1) = footprint_interval(&f, st.right, st.forward, a, b)?;
+    // 8.9: "only artillery firing ball can fire over units at a lower elevation"; 8.8's
+    // seeing over a nearer, lower blocker is sight, not fire.
+    let over = if opts.sight_only { sees_over(ea, st.elevation, t1) } else { opts.ball && st.elevation < ea };
+    ((t1 - t0) * len > EPS && !over).then_some(t0)
+}
+
+/// Sight from one stand (index within the firer unit) to the target unit, the scratch space
+/// prepared for the pair ([`prepare`]).
+pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, opts: SightOptions, report: bool) -> Sight {
     let st = s.unit_stands(firer)[stand];
-    let mut samples = std::mem::take(&mut sc.samples);
-    target_samples(s, target, &mut samples);
+    let samples = std::mem::take(&mut sc.samples);
     let sight = best_line(s, sc, st.footprint.centre, st.elevation, &samples, opts, report);
     sc.samples = samples;
     sight
@@ -340,7 +386,7 @@ pub(crate) fn nearest_first(mut found: Vec<(f32, String)>) -> Vec<String> {
 pub fn sight(s: &Situation, firer: usize, target: usize, opts: SightOptions) -> Vec<Sight> {
     let mut sc = Scratch::default();
     sc.gather(s, firer, target);
-    (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, target, opts, true)).collect()
+    (0..s.unit(firer).stands.len()).map(|i| stand_sight(s, &mut sc, firer, i, opts, true)).collect()
 }
 
 /// What an observer at a point (a commander, OTP 10.6) sees of a unit: the best sight line from
@@ -391,7 +437,7 @@ pub fn point_sight(s: &Situation, from: Vec2, target: usize) -> PointSight {
             sc.stands.push(i);
         }
     });
-    sc.features.extend(s.features.iter().enumerate().filter(|(_, f)| f.bbox.overlaps(&area)).map(|(i, _)| i));
+    sc.near_features(s, area);
     let ea = s.ground_elevation(from);
     let mut samples = Vec::new();
     target_samples(s, target, &mut samples);

@@ -184,6 +184,8 @@ pub(crate) struct StandRec {
     pub unit: usize,
     pub footprint: Footprint,
     pub corners: [Vec2; 4],
+    /// The box around the corners: no point of the stand is nearer anything than it.
+    pub bbox: Aabb,
     pub right: Vec2,
     pub forward: Vec2,
     pub radius: f32,
@@ -191,7 +193,7 @@ pub(crate) struct StandRec {
     pub elevation: u32,
 }
 
-/// Stands by the grid cell of their centre, so a sight line looks only at stands near it.
+/// Stands (or units) by the grid cell of their centre, so a sight line looks only at stands near it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Grid {
     origin: Vec2,
@@ -200,22 +202,23 @@ pub(crate) struct Grid {
     rows: usize,
     starts: Vec<u32>,
     items: Vec<u32>,
-    /// The largest stand radius: a query box grows by this to catch stands centred outside it.
+    /// The largest radius: a query box grows by this to catch items centred outside it.
     reach: f32,
 }
 
 impl Grid {
     const CELL: f32 = 4.0;
 
-    fn build(stands: &[StandRec]) -> Grid {
-        if stands.is_empty() {
+    /// A grid of circles (centre, radius).
+    fn build(circles: &[(Vec2, f32)]) -> Grid {
+        if circles.is_empty() {
             return Grid::default();
         }
-        let bounds = Aabb::of(&stands.iter().map(|s| s.footprint.centre).collect::<Vec<_>>());
+        let bounds = Aabb::of(&circles.iter().map(|c| c.0).collect::<Vec<_>>());
         let cols = ((bounds.max.x - bounds.min.x) / Self::CELL) as usize + 1;
         let rows = ((bounds.max.y - bounds.min.y) / Self::CELL) as usize + 1;
         let mut g = Grid { origin: bounds.min, cell: Self::CELL, cols, rows, ..Default::default() };
-        let cell_of: Vec<usize> = stands.iter().map(|s| g.cell_index(s.footprint.centre)).collect();
+        let cell_of: Vec<usize> = circles.iter().map(|c| g.cell_index(c.0)).collect();
         let mut counts = vec![0u32; cols * rows + 1];
         for &c in &cell_of {
             counts[c + 1] += 1;
@@ -224,13 +227,13 @@ impl Grid {
             counts[i] += counts[i - 1];
         }
         let mut fill = counts.clone();
-        g.items = vec![0; stands.len()];
+        g.items = vec![0; circles.len()];
         for (i, &c) in cell_of.iter().enumerate() {
             g.items[fill[c] as usize] = i as u32;
             fill[c] += 1;
         }
         g.starts = counts;
-        g.reach = stands.iter().map(|s| s.radius).fold(0.0, f32::max);
+        g.reach = circles.iter().map(|c| c.1).fold(0.0, f32::max);
         g
     }
 
@@ -243,7 +246,7 @@ impl Grid {
         self.clamp_cell(d.y, self.rows) * self.cols + self.clamp_cell(d.x, self.cols)
     }
 
-    /// Calls `f` with every stand whose footprint may reach into `area`.
+    /// Calls `f` with every item whose circle may reach into `area`.
     pub fn query(&self, area: Aabb, mut f: impl FnMut(usize)) {
         if self.items.is_empty() {
             return;
@@ -273,7 +276,11 @@ pub struct Situation {
     pub(crate) stands: Vec<StandRec>,
     /// For each unit, the range of its stands in `stands`, and a circle around them all.
     pub(crate) spans: Vec<(std::ops::Range<usize>, Vec2, f32)>,
+    /// For each unit, the box around its stands' corners (far tighter than the circle for a line).
+    pub(crate) boxes: Vec<Aabb>,
     pub(crate) grid: Grid,
+    /// Units by the cell of their circle's centre, for questions asked unit against unit.
+    pub(crate) unit_grid: Grid,
 }
 
 fn to_vec2(points: &[Point]) -> Vec<Vec2> {
@@ -310,15 +317,17 @@ impl Situation {
 
     fn build(table: Table, edge: [Vec2; 4], terrain: Vec<Terrain>, units: Vec<UnitInfo>) -> Situation {
         let features: Vec<Feature> = terrain.iter().enumerate().map(|(i, t)| feature(i, t)).collect();
-        let mut s = Situation { table, edge, terrain, units, features, stands: Vec::new(), spans: Vec::new(), grid: Grid::default() };
+        let mut s = Situation { table, edge, terrain, units, features, stands: Vec::new(), spans: Vec::new(), boxes: Vec::new(), grid: Grid::default(), unit_grid: Grid::default() };
         for (u, unit) in s.units.iter().enumerate() {
             let first = s.stands.len();
             for st in &unit.stands {
                 let f = st.footprint;
+                let corners = f.corners();
                 s.stands.push(StandRec {
                     unit: u,
                     footprint: f,
-                    corners: f.corners(),
+                    corners,
+                    bbox: Aabb::of(&corners),
                     right: f.right(),
                     forward: f.forward(),
                     radius: (f.frontage.hypot(f.depth)) / 2.0,
@@ -330,8 +339,10 @@ impl Situation {
             let centre = (b.min + b.max) / 2.0;
             let radius = corners.iter().map(|c| c.distance(centre)).fold(0.0, f32::max);
             s.spans.push((first..s.stands.len(), centre, radius));
+            s.boxes.push(b);
         }
-        s.grid = Grid::build(&s.stands);
+        s.grid = Grid::build(&s.stands.iter().map(|r| (r.footprint.centre, r.radius)).collect::<Vec<_>>());
+        s.unit_grid = Grid::build(&s.spans.iter().map(|(_, c, r)| (*c, *r)).collect::<Vec<_>>());
         s
     }
 

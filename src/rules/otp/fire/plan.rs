@@ -245,7 +245,7 @@ impl<'a> Plan<'a> {
         }
 
         // The target.
-        let enfilade = self.target_deployed.is_none() && crate::table::aspect::unit_enfilades(s, firer, &stands, target);
+        let enfilade = self.target_deployed.is_none() && crate::table::aspect::unit_enfilades(s, firer, stands.iter().copied(), target);
         if enfilade {
             add(Id::Enfilade, None);
             add(Id::EnfiladeBall, None);
