@@ -151,11 +151,11 @@ fn wrap(deg: f32) -> f32 {
 /// column follows its head (5.1); anything else takes the cheaper of two ways (6.3): turn to
 /// the final facing and advance, obliquely when it must (side-stepping only what an oblique
 /// cannot reach); or wheel on one end to aim, march straight, and wheel on the same end to face
-/// the target. With them, their plan on a bare table ([`bare_plan`]): each way is planned once,
-/// for where it arrives and what it costs.
-fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> (Vec<MoveStep>, movement::MoveReport) {
+/// the target. With them, their plan on a bare table ([`movement::plan_bare`]): each way is
+/// planned once, for where it arrives and what it costs.
+fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> (Vec<MoveStep>, movement::BarePlan) {
     let planned = |steps: Vec<MoveStep>| {
-        let report = bare_plan(s, rules, unit, &steps);
+        let report = movement::plan_bare(s, unit, &steps, rules);
         (steps, report)
     };
     let u = s.unit(unit);
@@ -179,7 +179,7 @@ fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal
     // about A, a march m, a turn by θ2 about A + m puts the front centre at
     // A + m + R(θ1 + θ2)(p0 - A), so m is what is left, and θ1 aims the march along it.
     let total = wrap(facing - now);
-    let arrives = |plan: &movement::MoveReport| {
+    let arrives = |plan: &movement::BarePlan| {
         let end = &plan.stands;
         front_of(end, column).0.distance(contact) < 0.02 && wrap(end[0].facing - facing).abs() < 0.1
     };
@@ -261,14 +261,7 @@ fn front_of(stands: &[Footprint], column: bool) -> (Vec2, f32) {
 /// Where `steps` put the unit's stands, as `plan_move` moves them, on a bare table: nothing in
 /// the way, so the answer is pure geometry.
 fn pose(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> Vec<Footprint> {
-    bare_plan(s, rules, unit, steps).stands
-}
-
-fn bare_plan(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> movement::MoveReport {
-    let mut alone = s.unit(unit).clone();
-    alone.attached_to = None;
-    let bare = Situation::new(s.table(), Vec::new(), vec![alone]);
-    movement::plan_move(&bare, 0, steps, Allowance::new(f32::MAX / 4.0), rules)
+    movement::plan_bare(s, unit, steps, rules).stands
 }
 
 /// Edge-to-edge distance between a set of stands and a unit.

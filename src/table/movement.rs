@@ -378,6 +378,9 @@ struct Plan<'a> {
     off_table: bool,
     /// Units attached to this one (7.5), with their stands as they are now and where they began.
     carried: Vec<(usize, Vec<Footprint>, Vec<Footprint>)>,
+    /// Planned as if nothing else were on the table ([`plan_bare`]): no unit or terrain to meet,
+    /// and no words for the items, which nobody reads.
+    bare: bool,
 }
 
 fn problem(step: usize, section: &'static str, reason: impl Into<String>) -> MoveProblem {
@@ -418,11 +421,25 @@ fn contact_point(outline: &Outline, f: &Footprint) -> Vec2 {
 
 impl<'a> Plan<'a> {
     fn new(s: &'a Situation, rules: &'a MoveRules, unit: usize, allowance: Allowance) -> Self {
-        let mut plan = Plan {
+        let mut plan = Plan::blank(s, rules, unit, s.unit(unit).clone(), allowance, false);
+        plan.carried = (0..s.units().len()).filter(|&i| s.unit(i).attached_to.as_deref() == Some(s.unit(unit).name.as_str())).map(|i| (i, s.unit(i).footprints(), s.unit(i).footprints())).collect();
+        let start = plan.info.footprints();
+        for (i, f) in s.features.iter().enumerate() {
+            if let Some(kind) = plan.disorder_at(i, &start) {
+                plan.met.push(i);
+                plan.starts_in.push((s.terrain()[f.index].name().to_string(), kind));
+            }
+        }
+        plan
+    }
+
+    /// Nothing spent, met or carried yet.
+    fn blank(s: &'a Situation, rules: &'a MoveRules, unit: usize, info: UnitInfo, allowance: Allowance, bare: bool) -> Self {
+        Plan {
             s,
             rules,
             unit,
-            info: s.unit(unit).clone(),
+            info,
             allowance,
             spent: 0.0,
             items: Vec::new(),
@@ -434,19 +451,9 @@ impl<'a> Plan<'a> {
             starts_in: Vec::new(),
             disorder: Vec::new(),
             off_table: false,
-            carried: (0..s.units().len())
-                .filter(|&i| s.unit(i).attached_to.as_deref() == Some(s.unit(unit).name.as_str()))
-                .map(|i| (i, s.unit(i).footprints(), s.unit(i).footprints()))
-                .collect(),
-        };
-        let start = plan.info.footprints();
-        for (i, f) in s.features.iter().enumerate() {
-            if let Some(kind) = plan.disorder_at(i, &start) {
-                plan.met.push(i);
-                plan.starts_in.push((s.terrain()[f.index].name().to_string(), kind));
-            }
+            carried: Vec::new(),
+            bare,
         }
-        plan
     }
 
     fn stands(&self) -> Vec<Footprint> {
@@ -495,6 +502,9 @@ impl<'a> Plan<'a> {
 
     /// Other units' stands that could be met by a motion reaching `reach` beyond the unit.
     fn others_near(&self, stands: &[Footprint], reach: f32) -> Vec<usize> {
+        if self.bare {
+            return Vec::new();
+        }
         let corners: Vec<Vec2> = stands.iter().flat_map(|f| f.corners()).collect();
         let mut out = Vec::new();
         // An attached gun is part of its unit for interpenetration (7.5): it is never in the way.
@@ -521,6 +531,12 @@ impl<'a> Plan<'a> {
     /// Sweeps the stands through a motion costing `cost` inches: interpenetration (6.5),
     /// towns and rivers, disordering terrain (6.6), road (5.1) and linear obstacles (6.7).
     fn sweep(&mut self, step: usize, motion: Motion, cost: f32) -> Result<(), MoveProblem> {
+        if self.bare {
+            // Nothing to meet: every sample would pass, and the last is the motion's end.
+            let end = motion.pose(&self.stands(), 1.0);
+            self.info.stands.iter_mut().zip(end).for_each(|(s, f)| s.footprint = f);
+            return self.spend(step, "", String::new(), cost);
+        }
         let own = self.info.stands.len();
         let mut base = self.stands();
         if motion.rigid() {
@@ -671,10 +687,17 @@ impl<'a> Plan<'a> {
         Ok(())
     }
 
+    /// A part of the move, its words built only for a plan that keeps them (not a bare one).
+    fn item(&mut self, step: usize, section: &'static str, inches: f32, what: impl FnOnce() -> String) {
+        if !self.bare {
+            self.items.push(MoveItem { step, section, what: what(), inches });
+        }
+    }
+
     /// Adds a cost (an item when `what` is given) and checks the allowance.
     fn spend(&mut self, step: usize, section: &'static str, what: String, inches: f32) -> Result<(), MoveProblem> {
         self.spent += inches;
-        if !what.is_empty() {
+        if !what.is_empty() && !self.bare {
             self.items.push(MoveItem { step, section, what, inches });
         }
         let most = self.allowance.full.max(self.allowance.road.unwrap_or(0.0));
@@ -707,6 +730,23 @@ impl<'a> Plan<'a> {
         Ok(())
     }
 
+    /// Takes the steps in order, up to the first that goes wrong: its problem.
+    fn take(&mut self, steps: &[MoveStep]) -> Option<MoveProblem> {
+        for (i, step) in steps.iter().enumerate() {
+            // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
+            let (info, spent, items, disorder, carried) = (self.info.clone(), self.spent, self.items.len(), self.disorder.len(), self.carried.clone());
+            if let Err(p) = self.step(i, step) {
+                self.info = info;
+                self.carried = carried;
+                self.spent = spent;
+                self.items.truncate(items);
+                self.disorder.truncate(disorder);
+                return Some(p);
+            }
+        }
+        None
+    }
+
     fn step(&mut self, i: usize, step: &MoveStep) -> Result<(), MoveProblem> {
         let cite = self.rules.cite;
         match step {
@@ -714,7 +754,7 @@ impl<'a> Plan<'a> {
             MoveStep::Forward(d) => {
                 self.may_move(i)?;
                 let fwd = self.info.stands[0].footprint.forward();
-                self.items.push(MoveItem { step: i, section: cite.allowance, what: format!("forward {d:.2}\""), inches: *d });
+                self.item(i, cite.allowance, *d, || format!("forward {d:.2}\""));
                 self.sweep(i, Motion::Shift(fwd * *d), *d)
             }
             MoveStep::Oblique { angle, distance } => {
@@ -723,14 +763,14 @@ impl<'a> Plan<'a> {
                 }
                 self.may_move(i)?;
                 let dir = super::footprint::bearing_vector(self.info.stands[0].footprint.facing + angle);
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("oblique {angle:.1}° for {distance:.2}\""), inches: *distance });
+                self.item(i, cite.manoeuvre, *distance, || format!("oblique {angle:.1}° for {distance:.2}\""));
                 self.sweep(i, Motion::Shift(dir * *distance), *distance)
             }
             MoveStep::SideStep(d) => {
                 self.may_move(i)?;
                 let right = self.info.stands[0].footprint.right();
                 let cost = self.rules.side_step_rate * d.abs();
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("side step {:.2}\" at half rate", d.abs()), inches: cost });
+                self.item(i, cite.manoeuvre, cost, || format!("side step {:.2}\" at half rate", d.abs()));
                 self.sweep(i, Motion::Shift(right * *d), cost)
             }
             MoveStep::Wheel { pivot, angle } => {
@@ -742,7 +782,7 @@ impl<'a> Plan<'a> {
                     End::Right => (arc.front_right, arc.front_left),
                 };
                 let cost = angle.to_radians().abs() * fixed.distance(swinging);
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase(), inches: cost });
+                self.item(i, cite.manoeuvre, cost, || format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase());
                 self.sweep(i, Motion::Turn { pivot: fixed, degrees: *angle }, cost)
             }
             MoveStep::AboutFace => {
@@ -762,7 +802,7 @@ impl<'a> Plan<'a> {
                 self.may_move(i)?;
                 let motion = self.follow(points);
                 let Motion::Follow { length, .. } = motion else { unreachable!() };
-                self.items.push(MoveItem { step: i, section: cite.road, what: format!("column follows its head {length:.2}\""), inches: length });
+                self.item(i, cite.road, length, || format!("column follows its head {length:.2}\""));
                 self.sweep(i, motion, length)
             }
             MoveStep::ChangeFormation(to) => self.change_formation(i, *to),
@@ -908,7 +948,7 @@ impl<'a> Plan<'a> {
             (End::Right, false) => (joint.rear_left(), -angle),
         };
         let (cost, words) = self.share(Share::Bend);
-        self.items.push(MoveItem { step: i, section: self.rules.cite.bend, what: format!("bend the {end:?} {k} stand(s) {angle:.1}° ({words})").to_lowercase(), inches: cost });
+        self.item(i, self.rules.cite.bend, cost, || format!("bend the {end:?} {k} stand(s) {angle:.1}° ({words})").to_lowercase());
         self.sweep(i, Motion::TurnSome { stands: wing, pivot, degrees }, cost)
     }
 
@@ -963,24 +1003,30 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// Where a move leaves the unit's stands and what it costs with nothing else on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarePlan {
+    pub stands: Vec<Footprint>,
+    pub spent: f32,
+}
+
+/// The steps of one unit as [`plan_move`] plans them alone on a bare table (no other unit, no
+/// terrain, attached to none, no allowance to keep to): pure geometry, so each step that moves
+/// the stands is priced and put at its end without sampling the way. A step that goes wrong
+/// (one the rule set forbids the unit) leaves the stands where they were before it.
+pub fn plan_bare(s: &Situation, unit: usize, steps: &[MoveStep], rules: &MoveRules) -> BarePlan {
+    let mut alone = s.unit(unit).clone();
+    alone.attached_to = None;
+    let mut plan = Plan::blank(s, rules, unit, alone, Allowance::new(f32::MAX / 4.0), true);
+    plan.take(steps);
+    BarePlan { stands: plan.info.footprints(), spent: plan.spent }
+}
+
 /// Plans a move of one unit, step by step: legal or not (the first problem, with its rule),
 /// the inches each part costs, and where the move meets disordering terrain.
 pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance, rules: &MoveRules) -> MoveReport {
     let mut plan = Plan::new(s, rules, unit, allowance);
-    let mut problem_found = None;
-    for (i, step) in steps.iter().enumerate() {
-        // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
-        let (info, spent, items, disorder, carried) = (plan.info.clone(), plan.spent, plan.items.len(), plan.disorder.len(), plan.carried.clone());
-        if let Err(p) = plan.step(i, step) {
-            plan.info = info;
-            plan.carried = carried;
-            plan.spent = spent;
-            plan.items.truncate(items);
-            plan.disorder.truncate(disorder);
-            problem_found = Some(p);
-            break;
-        }
-    }
+    let mut problem_found = plan.take(steps);
     // The road allowance is for a unit the rule set allows it that stayed on the road all the way.
     let road_bonus = plan.moved && plan.on_road && (rules.may)(&plan.info, Ask::Road).is_ok() && allowance.road.is_some();
     let effective = if road_bonus { allowance.road.unwrap_or(allowance.full) } else { allowance.full };
