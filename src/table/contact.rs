@@ -274,13 +274,19 @@ fn gap(s: &Situation, stands: &[Footprint], unit: usize) -> f32 {
 fn slopes(s: &Situation, start: &[Footprint], end: &[Footprint]) -> (bool, bool) {
     let (mut up, mut down) = (false, false);
     for (a, b) in start.iter().zip(end) {
-        let n = (a.centre.distance(b.centre) / 0.25).ceil().max(1.0) as usize;
         let hills = s.hills_in(Aabb::of(&[a.centre, b.centre]));
+        if hills.is_empty() {
+            continue; // off every hill the ground is level all the way
+        }
+        let n = (a.centre.distance(b.centre) / 0.25).ceil().max(1.0) as usize;
         let mut level = s.ground_elevation_among(&hills, a.centre);
         for k in 1..=n {
             let here = s.ground_elevation_among(&hills, a.centre.lerp(b.centre, k as f32 / n as f32));
             up |= here > level;
             down |= here < level;
+            if up && down {
+                return (true, true);
+            }
             level = here;
         }
     }
@@ -374,7 +380,7 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
         .filter(|i| i.section == "6.7")
         .filter_map(|i| i.what.strip_prefix("crossing ").and_then(|w| w.split(": ").next()).map(str::to_string))
         .collect();
-    let (climbed_slope, descended_slope) = slopes(s, &start, &stands);
+    let (climbed_slope, descended_slope) = if beyond { (false, false) } else { slopes(s, &start, &stands) };
     let in_the_open = disordering.is_empty() && obstacles.is_empty();
     ChargePath {
         attacker,

@@ -545,31 +545,60 @@ impl<'a> Plan<'a> {
         let travel = motion.travel(&base);
         let n = (travel / SWEEP_STEP).ceil().max(1.0) as usize;
         let others = self.others_near(&base, travel + 1.0);
+        // Worked out once for all the samples: what no motion changes (a stand's corners where
+        // it starts and its half diagonal, what each feature does to the unit, which features
+        // are linear obstacles and roads), and each sample's corners once a sample, only when
+        // there is something to test them against.
+        let base_corners: Vec<[Vec2; 4]> = base.iter().map(|f| f.corners()).collect();
+        let half_diagonal: Vec<f32> = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).collect();
         // A unit already overlapping another at the start (a set-up slip) may move away from it.
-        let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
+        // Stands whose bounding circles are apart do not overlap: no polygon test for them.
+        let ignore: Vec<usize> = others
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let other = &self.s.stands[i];
+                base.iter().zip(&base_corners).zip(&half_diagonal).any(|((f, c), r)| f.centre.distance(other.footprint.centre) <= r + other.radius + TOUCH && convex_overlap_depth(c, &other.corners) > TOUCH)
+            })
+            .collect();
         // No point of a stand goes farther than the motion's travel from where it starts (as for
         // `others`): terrain whose box lies beyond that is never met, so it is never tested.
-        let corners: Vec<Vec2> = base.iter().flat_map(|f| f.corners()).collect();
+        let corners: Vec<Vec2> = base_corners.iter().flatten().copied().collect();
         let area = Aabb::of(&corners).grow(travel + 1.0);
         let features: Vec<usize> = (0..self.s.features.len()).filter(|&f| self.s.features[f].bbox.overlaps(&area)).collect();
         // Terrain the unit is already in (a unit deployed in a town, 6.13) does not stop it leaving.
-        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f], &st.corners()))).collect();
+        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base_corners.iter().any(|c| touches(&self.s.features[f], c))).collect();
         // Each stand's own neighbours: no point of it goes farther than `travel` either.
         let near_stand: Vec<Vec<usize>> = base
             .iter()
-            .map(|f| {
-                let reach = travel + f.frontage.hypot(f.depth) / 2.0 + TOUCH;
+            .zip(&half_diagonal)
+            .map(|(f, r)| {
+                let reach = travel + r + TOUCH;
                 others.iter().copied().filter(|&i| !ignore.contains(&i) && f.centre.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius).collect()
             })
             .collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
-        // Worked out once for all the samples: what no motion changes (a stand's half diagonal,
-        // what each feature does to the unit), and each sample's corners once a sample, only
-        // when there is something to test them against.
-        let half_diagonal: Vec<f32> = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).collect();
         let effects: Vec<TerrainEffect> = features.iter().map(|&f| self.effect(f)).collect();
+        let s = self.s;
+        let obstacles: Vec<(usize, &[Vec2])> = features
+            .iter()
+            .filter(|&&f| self.is_obstacle(f))
+            .filter_map(|&f| match &s.features[f].outline {
+                Outline::Line(path) | Outline::Ribbon { path, .. } => Some((f, path.as_slice())),
+                Outline::Area(_) => None,
+            })
+            .collect();
+        let roads: Vec<(&[Vec2], f32)> = features
+            .iter()
+            .map(|&f| &s.features[f])
+            .filter(|f| matches!(s.terrain()[f.index], Terrain::Road { .. }))
+            .filter_map(|f| match &f.outline {
+                Outline::Ribbon { path, half_width } => Some((path.as_slice(), *half_width)),
+                _ => None,
+            })
+            .collect();
         let corners_needed = !features.is_empty() || near_stand.iter().any(|n| !n.is_empty());
-        let mut prev_corners: Vec<[Vec2; 4]> = if corners_needed { base.iter().map(|f| f.corners()).collect() } else { Vec::new() };
+        let mut prev_corners: Vec<[Vec2; 4]> = if corners_needed { base_corners } else { Vec::new() };
         let mut cur_corners = Vec::with_capacity(prev_corners.len());
         let mut prev = base.clone();
         let mut cur = Vec::with_capacity(base.len());
@@ -601,18 +630,12 @@ impl<'a> Plan<'a> {
                     // The gun's own terrain is the engine's concern (7.5: its formation's allowance).
                     continue;
                 }
-                for f in &features {
-                    if let Outline::Line(path) | Outline::Ribbon { path, .. } = &self.s.features[*f].outline
-                        && self.is_obstacle(*f)
-                        && crosses_polyline(a.centre, b.centre, path)
-                        && !crossed.contains(&(*f, j))
-                    {
-                        crossed.push((*f, j));
+                for &(f, path) in &obstacles {
+                    if crosses_polyline(a.centre, b.centre, path) && !crossed.contains(&(f, j)) {
+                        crossed.push((f, j));
                     }
                 }
-                self.on_road &= features.iter().map(|&f| &self.s.features[f]).any(|f| {
-                    matches!(self.s.terrain()[f.index], Terrain::Road { .. }) && matches!(&f.outline, Outline::Ribbon { path, half_width } if point_polyline_distance(b.centre, path) <= *half_width + EPS)
-                });
+                self.on_road &= roads.iter().any(|&(path, half_width)| point_polyline_distance(b.centre, path) <= half_width + EPS);
                 self.off_table |= !self.s.on_table(b.centre);
             }
             for (&f, &effect) in features.iter().zip(&effects) {
