@@ -1134,11 +1134,14 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
         let other = &s.stands[i];
         other.unit != unit && base.iter().any(|f| point_segment_distance(other.footprint.centre, f.centre, f.centre + shift) <= radius + other.radius + TOUCH + 0.01)
     });
+    // One pose buffer for all the samples; a sample's corners of a stand only when some stand
+    // near it needs the polygon test, and then once.
+    let (mut cur, mut corners) = (Vec::with_capacity(base.len()), vec![None; base.len()]);
     for k in 1..=n {
         let t = k as f32 / n as f32;
-        let cur = motion.pose(&base, t);
+        motion.pose_into(&base, t, &mut cur);
         off_table |= cur.iter().any(|f| !s.on_table(f.centre));
-        let cur: Vec<(Vec2, [Vec2; 4])> = cur.iter().map(|f| (f.centre, f.corners())).collect();
+        corners.fill(None);
         for &i in &near {
             let other = &s.stands[i];
             let name = &s.unit(other.unit).name;
@@ -1147,7 +1150,7 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
             }
             // Stands whose bounding circles are apart cannot overlap: no polygon test for them.
             let apart = |centre: Vec2| centre.distance(other.footprint.centre) > radius + other.radius + TOUCH;
-            if cur.iter().any(|(centre, corners)| !apart(*centre) && convex_overlap_depth(corners, &other.corners) > TOUCH) {
+            if cur.iter().zip(&mut corners).any(|(f, c)| !apart(f.centre) && convex_overlap_depth(c.get_or_insert_with(|| f.corners()), &other.corners) > TOUCH) {
                 in_the_way.push(InTheWay { unit: name.clone(), friendly: s.unit(other.unit).side == me.side, after: distance * t });
             }
         }
