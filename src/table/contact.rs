@@ -151,11 +151,11 @@ fn wrap(deg: f32) -> f32 {
 /// column follows its head (5.1); anything else takes the cheaper of two ways (6.3): turn to
 /// the final facing and advance, obliquely when it must (side-stepping only what an oblique
 /// cannot reach); or wheel on one end to aim, march straight, and wheel on the same end to face
-/// the target. With them, their plan on a bare table ([`bare_plan`]): each way is planned once,
-/// for where it arrives and what it costs.
-fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> (Vec<MoveStep>, movement::MoveReport) {
+/// the target. With them, their plan on a bare table ([`movement::plan_bare`]): each way is
+/// planned once, for where it arrives and what it costs.
+fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal: Vec2, facing: f32) -> (Vec<MoveStep>, movement::BarePlan) {
     let planned = |steps: Vec<MoveStep>| {
-        let report = bare_plan(s, rules, unit, &steps);
+        let report = movement::plan_bare(s, unit, &steps, rules);
         (steps, report)
     };
     let u = s.unit(unit);
@@ -179,7 +179,7 @@ fn steps_to(s: &Situation, rules: &MoveRules, unit: usize, contact: Vec2, normal
     // about A, a march m, a turn by θ2 about A + m puts the front centre at
     // A + m + R(θ1 + θ2)(p0 - A), so m is what is left, and θ1 aims the march along it.
     let total = wrap(facing - now);
-    let arrives = |plan: &movement::MoveReport| {
+    let arrives = |plan: &movement::BarePlan| {
         let end = &plan.stands;
         front_of(end, column).0.distance(contact) < 0.02 && wrap(end[0].facing - facing).abs() < 0.1
     };
@@ -261,14 +261,7 @@ fn front_of(stands: &[Footprint], column: bool) -> (Vec2, f32) {
 /// Where `steps` put the unit's stands, as `plan_move` moves them, on a bare table: nothing in
 /// the way, so the answer is pure geometry.
 fn pose(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> Vec<Footprint> {
-    bare_plan(s, rules, unit, steps).stands
-}
-
-fn bare_plan(s: &Situation, rules: &MoveRules, unit: usize, steps: &[MoveStep]) -> movement::MoveReport {
-    let mut alone = s.unit(unit).clone();
-    alone.attached_to = None;
-    let bare = Situation::new(s.table(), Vec::new(), vec![alone]);
-    movement::plan_move(&bare, 0, steps, Allowance::new(f32::MAX / 4.0), rules)
+    movement::plan_bare(s, unit, steps, rules).stands
 }
 
 /// Edge-to-edge distance between a set of stands and a unit.
@@ -281,13 +274,19 @@ fn gap(s: &Situation, stands: &[Footprint], unit: usize) -> f32 {
 fn slopes(s: &Situation, start: &[Footprint], end: &[Footprint]) -> (bool, bool) {
     let (mut up, mut down) = (false, false);
     for (a, b) in start.iter().zip(end) {
-        let n = (a.centre.distance(b.centre) / 0.25).ceil().max(1.0) as usize;
         let hills = s.hills_in(Aabb::of(&[a.centre, b.centre]));
+        if hills.is_empty() {
+            continue; // off every hill the ground is level all the way
+        }
+        let n = (a.centre.distance(b.centre) / 0.25).ceil().max(1.0) as usize;
         let mut level = s.ground_elevation_among(&hills, a.centre);
         for k in 1..=n {
             let here = s.ground_elevation_among(&hills, a.centre.lerp(b.centre, k as f32 / n as f32));
             up |= here > level;
             down |= here < level;
+            if up && down {
+                return (true, true);
+            }
             level = here;
         }
     }
@@ -381,7 +380,7 @@ pub fn charge_path_finding(s: &Situation, attacker: usize, target: usize, rules:
         .filter(|i| i.section == "6.7")
         .filter_map(|i| i.what.strip_prefix("crossing ").and_then(|w| w.split(": ").next()).map(str::to_string))
         .collect();
-    let (climbed_slope, descended_slope) = slopes(s, &start, &stands);
+    let (climbed_slope, descended_slope) = if beyond { (false, false) } else { slopes(s, &start, &stands) };
     let in_the_open = disordering.is_empty() && obstacles.is_empty();
     ChargePath {
         attacker,

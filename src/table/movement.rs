@@ -378,6 +378,9 @@ struct Plan<'a> {
     off_table: bool,
     /// Units attached to this one (7.5), with their stands as they are now and where they began.
     carried: Vec<(usize, Vec<Footprint>, Vec<Footprint>)>,
+    /// Planned as if nothing else were on the table ([`plan_bare`]): no unit or terrain to meet,
+    /// and no words for the items, which nobody reads.
+    bare: bool,
 }
 
 fn problem(step: usize, section: &'static str, reason: impl Into<String>) -> MoveProblem {
@@ -418,11 +421,25 @@ fn contact_point(outline: &Outline, f: &Footprint) -> Vec2 {
 
 impl<'a> Plan<'a> {
     fn new(s: &'a Situation, rules: &'a MoveRules, unit: usize, allowance: Allowance) -> Self {
-        let mut plan = Plan {
+        let mut plan = Plan::blank(s, rules, unit, s.unit(unit).clone(), allowance, false);
+        plan.carried = (0..s.units().len()).filter(|&i| s.unit(i).attached_to.as_deref() == Some(s.unit(unit).name.as_str())).map(|i| (i, s.unit(i).footprints(), s.unit(i).footprints())).collect();
+        let start = plan.info.footprints();
+        for (i, f) in s.features.iter().enumerate() {
+            if let Some(kind) = plan.disorder_at(i, &start) {
+                plan.met.push(i);
+                plan.starts_in.push((s.terrain()[f.index].name().to_string(), kind));
+            }
+        }
+        plan
+    }
+
+    /// Nothing spent, met or carried yet.
+    fn blank(s: &'a Situation, rules: &'a MoveRules, unit: usize, info: UnitInfo, allowance: Allowance, bare: bool) -> Self {
+        Plan {
             s,
             rules,
             unit,
-            info: s.unit(unit).clone(),
+            info,
             allowance,
             spent: 0.0,
             items: Vec::new(),
@@ -434,19 +451,9 @@ impl<'a> Plan<'a> {
             starts_in: Vec::new(),
             disorder: Vec::new(),
             off_table: false,
-            carried: (0..s.units().len())
-                .filter(|&i| s.unit(i).attached_to.as_deref() == Some(s.unit(unit).name.as_str()))
-                .map(|i| (i, s.unit(i).footprints(), s.unit(i).footprints()))
-                .collect(),
-        };
-        let start = plan.info.footprints();
-        for (i, f) in s.features.iter().enumerate() {
-            if let Some(kind) = plan.disorder_at(i, &start) {
-                plan.met.push(i);
-                plan.starts_in.push((s.terrain()[f.index].name().to_string(), kind));
-            }
+            carried: Vec::new(),
+            bare,
         }
-        plan
     }
 
     fn stands(&self) -> Vec<Footprint> {
@@ -495,6 +502,9 @@ impl<'a> Plan<'a> {
 
     /// Other units' stands that could be met by a motion reaching `reach` beyond the unit.
     fn others_near(&self, stands: &[Footprint], reach: f32) -> Vec<usize> {
+        if self.bare {
+            return Vec::new();
+        }
         let corners: Vec<Vec2> = stands.iter().flat_map(|f| f.corners()).collect();
         let mut out = Vec::new();
         // An attached gun is part of its unit for interpenetration (7.5): it is never in the way.
@@ -521,6 +531,12 @@ impl<'a> Plan<'a> {
     /// Sweeps the stands through a motion costing `cost` inches: interpenetration (6.5),
     /// towns and rivers, disordering terrain (6.6), road (5.1) and linear obstacles (6.7).
     fn sweep(&mut self, step: usize, motion: Motion, cost: f32) -> Result<(), MoveProblem> {
+        if self.bare {
+            // Nothing to meet: every sample would pass, and the last is the motion's end.
+            let end = motion.pose(&self.stands(), 1.0);
+            self.info.stands.iter_mut().zip(end).for_each(|(s, f)| s.footprint = f);
+            return self.spend(step, "", String::new(), cost);
+        }
         let own = self.info.stands.len();
         let mut base = self.stands();
         if motion.rigid() {
@@ -529,31 +545,60 @@ impl<'a> Plan<'a> {
         let travel = motion.travel(&base);
         let n = (travel / SWEEP_STEP).ceil().max(1.0) as usize;
         let others = self.others_near(&base, travel + 1.0);
+        // Worked out once for all the samples: what no motion changes (a stand's corners where
+        // it starts and its half diagonal, what each feature does to the unit, which features
+        // are linear obstacles and roads), and each sample's corners once a sample, only when
+        // there is something to test them against.
+        let base_corners: Vec<[Vec2; 4]> = base.iter().map(|f| f.corners()).collect();
+        let half_diagonal: Vec<f32> = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).collect();
         // A unit already overlapping another at the start (a set-up slip) may move away from it.
-        let ignore: Vec<usize> = others.iter().copied().filter(|&i| base.iter().any(|f| convex_overlap_depth(&f.corners(), &self.s.stands[i].corners) > TOUCH)).collect();
+        // Stands whose bounding circles are apart do not overlap: no polygon test for them.
+        let ignore: Vec<usize> = others
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let other = &self.s.stands[i];
+                base.iter().zip(&base_corners).zip(&half_diagonal).any(|((f, c), r)| f.centre.distance(other.footprint.centre) <= r + other.radius + TOUCH && convex_overlap_depth(c, &other.corners) > TOUCH)
+            })
+            .collect();
         // No point of a stand goes farther than the motion's travel from where it starts (as for
         // `others`): terrain whose box lies beyond that is never met, so it is never tested.
-        let corners: Vec<Vec2> = base.iter().flat_map(|f| f.corners()).collect();
+        let corners: Vec<Vec2> = base_corners.iter().flatten().copied().collect();
         let area = Aabb::of(&corners).grow(travel + 1.0);
         let features: Vec<usize> = (0..self.s.features.len()).filter(|&f| self.s.features[f].bbox.overlaps(&area)).collect();
         // Terrain the unit is already in (a unit deployed in a town, 6.13) does not stop it leaving.
-        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base.iter().any(|st| touches(&self.s.features[f], &st.corners()))).collect();
+        let already_in: Vec<usize> = features.iter().copied().filter(|&f| base_corners.iter().any(|c| touches(&self.s.features[f], c))).collect();
         // Each stand's own neighbours: no point of it goes farther than `travel` either.
         let near_stand: Vec<Vec<usize>> = base
             .iter()
-            .map(|f| {
-                let reach = travel + f.frontage.hypot(f.depth) / 2.0 + TOUCH;
+            .zip(&half_diagonal)
+            .map(|(f, r)| {
+                let reach = travel + r + TOUCH;
                 others.iter().copied().filter(|&i| !ignore.contains(&i) && f.centre.distance(self.s.stands[i].footprint.centre) <= reach + self.s.stands[i].radius).collect()
             })
             .collect();
         let mut crossed: Vec<(usize, usize)> = Vec::new();
-        // Worked out once for all the samples: what no motion changes (a stand's half diagonal,
-        // what each feature does to the unit), and each sample's corners once a sample, only
-        // when there is something to test them against.
-        let half_diagonal: Vec<f32> = base.iter().map(|f| f.frontage.hypot(f.depth) / 2.0).collect();
         let effects: Vec<TerrainEffect> = features.iter().map(|&f| self.effect(f)).collect();
+        let s = self.s;
+        let obstacles: Vec<(usize, &[Vec2])> = features
+            .iter()
+            .filter(|&&f| self.is_obstacle(f))
+            .filter_map(|&f| match &s.features[f].outline {
+                Outline::Line(path) | Outline::Ribbon { path, .. } => Some((f, path.as_slice())),
+                Outline::Area(_) => None,
+            })
+            .collect();
+        let roads: Vec<(&[Vec2], f32)> = features
+            .iter()
+            .map(|&f| &s.features[f])
+            .filter(|f| matches!(s.terrain()[f.index], Terrain::Road { .. }))
+            .filter_map(|f| match &f.outline {
+                Outline::Ribbon { path, half_width } => Some((path.as_slice(), *half_width)),
+                _ => None,
+            })
+            .collect();
         let corners_needed = !features.is_empty() || near_stand.iter().any(|n| !n.is_empty());
-        let mut prev_corners: Vec<[Vec2; 4]> = if corners_needed { base.iter().map(|f| f.corners()).collect() } else { Vec::new() };
+        let mut prev_corners: Vec<[Vec2; 4]> = if corners_needed { base_corners } else { Vec::new() };
         let mut cur_corners = Vec::with_capacity(prev_corners.len());
         let mut prev = base.clone();
         let mut cur = Vec::with_capacity(base.len());
@@ -585,18 +630,12 @@ impl<'a> Plan<'a> {
                     // The gun's own terrain is the engine's concern (7.5: its formation's allowance).
                     continue;
                 }
-                for f in &features {
-                    if let Outline::Line(path) | Outline::Ribbon { path, .. } = &self.s.features[*f].outline
-                        && self.is_obstacle(*f)
-                        && crosses_polyline(a.centre, b.centre, path)
-                        && !crossed.contains(&(*f, j))
-                    {
-                        crossed.push((*f, j));
+                for &(f, path) in &obstacles {
+                    if crosses_polyline(a.centre, b.centre, path) && !crossed.contains(&(f, j)) {
+                        crossed.push((f, j));
                     }
                 }
-                self.on_road &= features.iter().map(|&f| &self.s.features[f]).any(|f| {
-                    matches!(self.s.terrain()[f.index], Terrain::Road { .. }) && matches!(&f.outline, Outline::Ribbon { path, half_width } if point_polyline_distance(b.centre, path) <= *half_width + EPS)
-                });
+                self.on_road &= roads.iter().any(|&(path, half_width)| point_polyline_distance(b.centre, path) <= half_width + EPS);
                 self.off_table |= !self.s.on_table(b.centre);
             }
             for (&f, &effect) in features.iter().zip(&effects) {
@@ -671,10 +710,17 @@ impl<'a> Plan<'a> {
         Ok(())
     }
 
+    /// A part of the move, its words built only for a plan that keeps them (not a bare one).
+    fn item(&mut self, step: usize, section: &'static str, inches: f32, what: impl FnOnce() -> String) {
+        if !self.bare {
+            self.items.push(MoveItem { step, section, what: what(), inches });
+        }
+    }
+
     /// Adds a cost (an item when `what` is given) and checks the allowance.
     fn spend(&mut self, step: usize, section: &'static str, what: String, inches: f32) -> Result<(), MoveProblem> {
         self.spent += inches;
-        if !what.is_empty() {
+        if !what.is_empty() && !self.bare {
             self.items.push(MoveItem { step, section, what, inches });
         }
         let most = self.allowance.full.max(self.allowance.road.unwrap_or(0.0));
@@ -707,6 +753,23 @@ impl<'a> Plan<'a> {
         Ok(())
     }
 
+    /// Takes the steps in order, up to the first that goes wrong: its problem.
+    fn take(&mut self, steps: &[MoveStep]) -> Option<MoveProblem> {
+        for (i, step) in steps.iter().enumerate() {
+            // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
+            let (info, spent, items, disorder, carried) = (self.info.clone(), self.spent, self.items.len(), self.disorder.len(), self.carried.clone());
+            if let Err(p) = self.step(i, step) {
+                self.info = info;
+                self.carried = carried;
+                self.spent = spent;
+                self.items.truncate(items);
+                self.disorder.truncate(disorder);
+                return Some(p);
+            }
+        }
+        None
+    }
+
     fn step(&mut self, i: usize, step: &MoveStep) -> Result<(), MoveProblem> {
         let cite = self.rules.cite;
         match step {
@@ -714,7 +777,7 @@ impl<'a> Plan<'a> {
             MoveStep::Forward(d) => {
                 self.may_move(i)?;
                 let fwd = self.info.stands[0].footprint.forward();
-                self.items.push(MoveItem { step: i, section: cite.allowance, what: format!("forward {d:.2}\""), inches: *d });
+                self.item(i, cite.allowance, *d, || format!("forward {d:.2}\""));
                 self.sweep(i, Motion::Shift(fwd * *d), *d)
             }
             MoveStep::Oblique { angle, distance } => {
@@ -723,14 +786,14 @@ impl<'a> Plan<'a> {
                 }
                 self.may_move(i)?;
                 let dir = super::footprint::bearing_vector(self.info.stands[0].footprint.facing + angle);
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("oblique {angle:.1}° for {distance:.2}\""), inches: *distance });
+                self.item(i, cite.manoeuvre, *distance, || format!("oblique {angle:.1}° for {distance:.2}\""));
                 self.sweep(i, Motion::Shift(dir * *distance), *distance)
             }
             MoveStep::SideStep(d) => {
                 self.may_move(i)?;
                 let right = self.info.stands[0].footprint.right();
                 let cost = self.rules.side_step_rate * d.abs();
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("side step {:.2}\" at half rate", d.abs()), inches: cost });
+                self.item(i, cite.manoeuvre, cost, || format!("side step {:.2}\" at half rate", d.abs()));
                 self.sweep(i, Motion::Shift(right * *d), cost)
             }
             MoveStep::Wheel { pivot, angle } => {
@@ -742,7 +805,7 @@ impl<'a> Plan<'a> {
                     End::Right => (arc.front_right, arc.front_left),
                 };
                 let cost = angle.to_radians().abs() * fixed.distance(swinging);
-                self.items.push(MoveItem { step: i, section: cite.manoeuvre, what: format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase(), inches: cost });
+                self.item(i, cite.manoeuvre, cost, || format!("wheel {angle:.1}° on the {pivot:?} end: the other end moves {cost:.2}\"").to_lowercase());
                 self.sweep(i, Motion::Turn { pivot: fixed, degrees: *angle }, cost)
             }
             MoveStep::AboutFace => {
@@ -762,7 +825,7 @@ impl<'a> Plan<'a> {
                 self.may_move(i)?;
                 let motion = self.follow(points);
                 let Motion::Follow { length, .. } = motion else { unreachable!() };
-                self.items.push(MoveItem { step: i, section: cite.road, what: format!("column follows its head {length:.2}\""), inches: length });
+                self.item(i, cite.road, length, || format!("column follows its head {length:.2}\""));
                 self.sweep(i, motion, length)
             }
             MoveStep::ChangeFormation(to) => self.change_formation(i, *to),
@@ -908,7 +971,7 @@ impl<'a> Plan<'a> {
             (End::Right, false) => (joint.rear_left(), -angle),
         };
         let (cost, words) = self.share(Share::Bend);
-        self.items.push(MoveItem { step: i, section: self.rules.cite.bend, what: format!("bend the {end:?} {k} stand(s) {angle:.1}° ({words})").to_lowercase(), inches: cost });
+        self.item(i, self.rules.cite.bend, cost, || format!("bend the {end:?} {k} stand(s) {angle:.1}° ({words})").to_lowercase());
         self.sweep(i, Motion::TurnSome { stands: wing, pivot, degrees }, cost)
     }
 
@@ -963,24 +1026,30 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// Where a move leaves the unit's stands and what it costs with nothing else on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarePlan {
+    pub stands: Vec<Footprint>,
+    pub spent: f32,
+}
+
+/// The steps of one unit as [`plan_move`] plans them alone on a bare table (no other unit, no
+/// terrain, attached to none, no allowance to keep to): pure geometry, so each step that moves
+/// the stands is priced and put at its end without sampling the way. A step that goes wrong
+/// (one the rule set forbids the unit) leaves the stands where they were before it.
+pub fn plan_bare(s: &Situation, unit: usize, steps: &[MoveStep], rules: &MoveRules) -> BarePlan {
+    let mut alone = s.unit(unit).clone();
+    alone.attached_to = None;
+    let mut plan = Plan::blank(s, rules, unit, alone, Allowance::new(f32::MAX / 4.0), true);
+    plan.take(steps);
+    BarePlan { stands: plan.info.footprints(), spent: plan.spent }
+}
+
 /// Plans a move of one unit, step by step: legal or not (the first problem, with its rule),
 /// the inches each part costs, and where the move meets disordering terrain.
 pub fn plan_move(s: &Situation, unit: usize, steps: &[MoveStep], allowance: Allowance, rules: &MoveRules) -> MoveReport {
     let mut plan = Plan::new(s, rules, unit, allowance);
-    let mut problem_found = None;
-    for (i, step) in steps.iter().enumerate() {
-        // A step that goes wrong leaves no trace but the problem: the unit stays where it was.
-        let (info, spent, items, disorder, carried) = (plan.info.clone(), plan.spent, plan.items.len(), plan.disorder.len(), plan.carried.clone());
-        if let Err(p) = plan.step(i, step) {
-            plan.info = info;
-            plan.carried = carried;
-            plan.spent = spent;
-            plan.items.truncate(items);
-            plan.disorder.truncate(disorder);
-            problem_found = Some(p);
-            break;
-        }
-    }
+    let mut problem_found = plan.take(steps);
     // The road allowance is for a unit the rule set allows it that stayed on the road all the way.
     let road_bonus = plan.moved && plan.on_road && (rules.may)(&plan.info, Ask::Road).is_ok() && allowance.road.is_some();
     let effective = if road_bonus { allowance.road.unwrap_or(allowance.full) } else { allowance.full };
@@ -1065,11 +1134,14 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
         let other = &s.stands[i];
         other.unit != unit && base.iter().any(|f| point_segment_distance(other.footprint.centre, f.centre, f.centre + shift) <= radius + other.radius + TOUCH + 0.01)
     });
+    // One pose buffer for all the samples; a sample's corners of a stand only when some stand
+    // near it needs the polygon test, and then once.
+    let (mut cur, mut corners) = (Vec::with_capacity(base.len()), vec![None; base.len()]);
     for k in 1..=n {
         let t = k as f32 / n as f32;
-        let cur = motion.pose(&base, t);
+        motion.pose_into(&base, t, &mut cur);
         off_table |= cur.iter().any(|f| !s.on_table(f.centre));
-        let cur: Vec<(Vec2, [Vec2; 4])> = cur.iter().map(|f| (f.centre, f.corners())).collect();
+        corners.fill(None);
         for &i in &near {
             let other = &s.stands[i];
             let name = &s.unit(other.unit).name;
@@ -1078,7 +1150,7 @@ pub fn shift_path(s: &Situation, unit: usize, away: Vec2, distance: f32) -> Retr
             }
             // Stands whose bounding circles are apart cannot overlap: no polygon test for them.
             let apart = |centre: Vec2| centre.distance(other.footprint.centre) > radius + other.radius + TOUCH;
-            if cur.iter().any(|(centre, corners)| !apart(*centre) && convex_overlap_depth(corners, &other.corners) > TOUCH) {
+            if cur.iter().zip(&mut corners).any(|(f, c)| !apart(f.centre) && convex_overlap_depth(c.get_or_insert_with(|| f.corners()), &other.corners) > TOUCH) {
                 in_the_way.push(InTheWay { unit: name.clone(), friendly: s.unit(other.unit).side == me.side, after: distance * t });
             }
         }
