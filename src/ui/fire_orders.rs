@@ -334,7 +334,7 @@ fn targeting(
                 }
                 // Chosen: the pinned panel shows it, the pointer is elsewhere; else the pointer
                 // rests on the target and its preview shows.
-                match unit_centre(&troops, g) {
+                match on_unit(&troops, g) {
                     Some(c) => hover.0 = (!arm).then_some(c),
                     None => t.preset = Some((mode, a, b, arm)),
                 }
@@ -425,13 +425,16 @@ fn targeting(
         let id = egui::Id::new("fire_preview");
         let away = t.firer.and_then(|e| unit_centre(&troops, e)).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
         let (pivot, offset) = beside(&ctx, &view, id, pos, egui::Vec2::ZERO, 20.0, unit_rect(&view, &troops, h), away);
+        // A preview taller than the table (a charge with every block) may cover the panels
+        // rather than lose its top: a hover cannot be scrolled.
+        let tall = ctx.memory(|m| m.area_rect(id)).is_some_and(|r| r.height() > view.rect.height());
         egui::Area::new(id)
             .fade_in(false)
             .order(egui::Order::Tooltip)
             .interactable(false)
             .pivot(pivot)
             .fixed_pos(pos + offset)
-            .constrain_to(view.rect)
+            .constrain_to(if tall { ctx.content_rect() } else { view.rect })
             .show(&ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.set_max_width(420.0);
@@ -649,6 +652,13 @@ fn block_ui(ui: &mut egui::Ui, b: &PreviewBlock, index: usize, interactive: bool
 /// A unit's centre on the table (the mean of its stands' centres).
 fn unit_centre(troops: &Troops, e: Entity) -> Option<Vec2> {
     troops.0.iter().find(|g| g.entity == e).filter(|g| !g.stands.is_empty()).map(|g| g.stands.iter().map(|f| f.centre).sum::<Vec2>() / g.stands.len() as f32)
+}
+
+/// A point on the unit for the pointer to rest on: the centre of its stand nearest its middle
+/// (a skirmish line's middle may be a gap between stands).
+fn on_unit(troops: &Troops, e: Entity) -> Option<Vec2> {
+    let middle = unit_centre(troops, e)?;
+    troops.0.iter().find(|g| g.entity == e)?.stands.iter().map(|f| f.centre).min_by(|a, b| a.distance(middle).total_cmp(&b.distance(middle)))
 }
 
 /// A unit's stands' bounds on screen, with a margin.
