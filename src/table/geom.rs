@@ -130,12 +130,13 @@ pub fn convex_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
 pub fn apart_distance(a: &[Vec2], b: &[Vec2]) -> f32 {
     // Squared lengths, one root at the end: the root is monotonic and correctly rounded, so this
     // is the same number as the least of the distances, for a fraction of the work. A corner
-    // farther from the other polygon's box than the least so far (a thousandth to spare for
-    // rounding) cannot come nearer: its edges are not measured, and the least is the same.
+    // farther from the other polygon's box than the least so far (a thousandth to spare, and a
+    // millionth of a square inch for corners almost touching, far above rounding on the table)
+    // cannot come nearer: its edges are not measured, and the least is the same.
     let one_way = |from: &[Vec2], to: &[Vec2], best: f32| {
         let bbox = Aabb::of(to);
         from.iter().fold(best, |best, &p| {
-            if bbox.gap_squared(&Aabb { min: p, max: p }) > best * 1.001 {
+            if bbox.gap_squared(&Aabb { min: p, max: p }) > best * 1.001 + 1e-6 {
                 return best;
             }
             edges(to).map(|(c, d)| p.distance_squared(closest_on_segment(p, c, d))).fold(best, f32::min)
