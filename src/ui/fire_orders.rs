@@ -425,8 +425,9 @@ fn targeting(
         let id = egui::Id::new("fire_preview");
         let away = t.firer.and_then(|e| unit_centre(&troops, e)).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
         let (pivot, offset) = beside(&ctx, &view, id, pos, egui::Vec2::ZERO, 20.0, unit_rect(&view, &troops, h), away);
-        // A preview taller than the table (a charge with every block) may cover the panels
-        // rather than lose its top: a hover cannot be scrolled.
+        // A preview taller than the table (a charge with every block) may spread over the
+        // panels, losing less of its top: a hover cannot be scrolled. (Taller than the window
+        // it is still cut; the pinned panel scrolls.)
         let tall = ctx.memory(|m| m.area_rect(id)).is_some_and(|r| r.height() > view.rect.height());
         egui::Area::new(id)
             .fade_in(false)

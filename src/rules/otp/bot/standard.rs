@@ -412,6 +412,8 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
     // counted at the end (4.5), and a stand inside the objective is enough to deny it.
     let late = plan.is_some_and(|p| p.late);
     let pressed = plan.is_some_and(|p| p.pressed);
+    // How far the charger is from its objective: a target nearer to it stands in the way.
+    let my_gap = plan.and_then(|p| p.goal.as_ref()).zip(seen.iter().find(|x| x.entity == e)).map(|(goal, me)| me.distance_to(goal.at));
     let best = targets
         .into_iter()
         .zip(previews)
@@ -426,7 +428,7 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             let on = them.and_then(|t| on_objective(g, t));
             // Pressed for time, an attacker charges what stands between it and its objective
             // on shorter odds rather than trade shots with it.
-            let in_way = pressed && them.zip(plan.and_then(|p| p.goal.as_ref())).is_some_and(|(t, goal)| t.distance_to(goal.at) < seen.iter().find(|x| x.entity == e).map_or(f32::INFINITY, |me| me.distance_to(goal.at)));
+            let in_way = pressed && them.zip(plan.and_then(|p| p.goal.as_ref())).zip(my_gap).is_some_and(|((t, goal), gap)| t.distance_to(goal.at) < gap);
             let (auto_bar, close_bar, win_bar) = if late && on.is_some() {
                 (0.35, 0.35, 0.35)
             } else if in_way || (pressed && on.is_some()) {

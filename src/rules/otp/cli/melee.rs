@@ -185,9 +185,7 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, s
         }
     }
     if let Some(r) = &j.preview.reaction {
-        let roll = crate::rules::dice::d10_at_or_under(r.roll.total_modifier, &format!("CV {}", r.roll.target));
-        let passing = if r.fights { "it stands and fights" } else { "it fires at 2\" or less, then stays for the melee or withdraws one line move (its choice)" };
-        out.push_str(&format!("reaction once closed: {roll} {passing}: {}; else it withdraws two full line moves with a Morale Marker, no melee (OTP 9.4, 9.6)\n", pct(r.stands())));
+        out.push_str(&format!("reaction once closed: {} it {}: {}; else it withdraws two full line moves with a Morale Marker, no melee (OTP 9.4, 9.6)\n", r.roll_text(), r.passing(), pct(r.stands())));
         for m in &r.roll.modifiers {
             let detail = m.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default();
             out.push_str(&format!("  {} {}{detail} ({})\n", signed(m.value), m.label, cite(&m.rule, &m.provenance)));

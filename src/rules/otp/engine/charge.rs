@@ -125,6 +125,14 @@ impl ReactionOdds {
     pub fn stands(&self) -> f64 {
         self.roll.probability
     }
+    /// Its roll in the rules' words, for the previews.
+    pub fn roll_text(&self) -> String {
+        crate::rules::dice::d10_at_or_under(self.roll.total_modifier, &format!("CV {}", self.roll.target))
+    }
+    /// What it does when it passes, for the previews.
+    pub fn passing(&self) -> &'static str {
+        if self.fights { "stands and fights" } else { "fires at 2\" or less, then stays for the melee or withdraws one line move (its choice)" }
+    }
 }
 
 /// How a charge ended for the attacker's record.

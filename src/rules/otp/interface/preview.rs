@@ -142,13 +142,11 @@ pub(crate) fn charge_blocks(attacker: &str, target: &str, p: &ChargePreview) -> 
     };
     blocks.push(closure);
     if let Some(r) = &p.reaction {
-        let roll = crate::rules::dice::d10_at_or_under(r.roll.total_modifier, &format!("CV {}", r.roll.target));
-        let passing = if r.fights { "stands and fights" } else { "fires at 2\" or less, then stays or withdraws one line move" };
         blocks.push(PreviewBlock {
             heading: format!("{target}'s reaction once closed (OTP 9.4)"),
-            facts: vec![fact(format!("Stands on a {roll}"), "9.6")],
+            facts: vec![fact(format!("Stands on a {}", r.roll_text()), "9.6")],
             factors: r.roll.modifiers.iter().map(|m| modifier(&m.name, m.value, &m.rule, &m.label, m.detail.as_deref(), &m.provenance)).collect(),
-            odds: vec![Odds { outcome: passing.into(), chance: r.stands() }, Odds { outcome: "withdraws two full line moves with a Morale Marker: no melee".into(), chance: 1.0 - r.stands() }],
+            odds: vec![Odds { outcome: r.passing().into(), chance: r.stands() }, Odds { outcome: "withdraws two full line moves with a Morale Marker: no melee".into(), chance: 1.0 - r.stands() }],
         });
     }
     for (side, title) in [(&p.melee.attacker, "Attacker"), (&p.melee.defender, "Defender")] {
