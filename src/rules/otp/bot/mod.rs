@@ -522,6 +522,53 @@ mod tests {
         g.apply(a).expect("never refused");
     }
 
+    // OTP 4.5: a defending brigade whose side holds its own objective with another brigade
+    // goes over to the attack to retake an objective the enemy alone holds, and says so; with
+    // that objective not lost, it stays where it is.
+    #[test]
+    fn a_defender_counter_attacks_to_retake_a_lost_objective() {
+        let src = |farm_holder: &str| {
+            format!(
+                r#"(
+    name: "the lost farm", table: (width: 72.0, depth: 48.0), turn_limit: Some(10),
+    objectives: [(name: "Ridge", at: (24.0, 10.0), radius: 4.0, points: 1), (name: "Farm", at: (44.0, 30.0), radius: 3.0, points: 3)],
+    sides: [
+        (name: "British", posture: Some(Defend), brigades: [
+            (name: "Reserve", chit: 1,
+             commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((18.0, 6.0))),
+             units: [(name: "33rd Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 16, formation: Line, at: (14.0, 10.0), facing: 0.0)]),
+            (name: "Ridge guard", chit: 2,
+             commander: (name: "Col. Grey", kind: British, rating: Some(Aggressive), at: Some((24.0, 6.0))),
+             units: [(name: "23rd Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 16, formation: Line, at: (24.0, 10.0), facing: 0.0)])]),
+        (name: "Americans", posture: Some(Attack), brigades: [(name: "Patriots", chit: 3,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((60.0, 44.0))),
+            units: [(name: "Continentals", type: StateLine, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: {farm_holder}, facing: 180.0)])]),
+    ],
+)"#
+            )
+        };
+        let first = |file: &str| {
+            let scenario = crate::scenario::parse(file, "farm.ron").unwrap_or_else(|e| panic!("{e}"));
+            let mut g = Game::new(scenario, 1, Charts::embedded().clone());
+            crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
+            crate::rules::otp::engine::testing::activate(&mut g, "Reserve");
+            standard::Standard::new(false).decide(&g).expect("a decision")
+        };
+        // The Continentals stand in the farm: the reserve marches on it.
+        let (a, why) = first(&src("(44.0, 30.0)"));
+        let Action::Move { unit, steps } = &a else { panic!("a move, not {a:?}: {why}") };
+        assert_eq!(unit, "33rd Foot");
+        assert!(why.contains("counter-attacks to retake Farm") && why.contains("attacking brigade"), "{why}");
+        // (It goes toward the farm: nearer to it, or wheeled to face it.)
+        let (start, farm) = (Vec2::new(14.0, 10.0), Vec2::new(44.0, 30.0));
+        let (end, facing) = standard::end_of(start, 0.0, steps);
+        let bearing = crate::table::footprint::vector_bearing(farm - start);
+        assert!(end.distance(farm) < start.distance(farm) - 2.0 || (facing > 10.0 && facing <= bearing + 5.0), "{steps:?} {why}");
+        // The Continentals far from it, the farm is nobody's: the reserve does not counter-attack.
+        let (a, why) = first(&src("(60.0, 44.0)"));
+        assert!(!why.contains("retake"), "{a:?}: {why}");
+    }
+
     // OTP 8.x, 9.x: the standard player gives a reason with every action, the same seed plays
     // the same game, and its reasons name the rules' numbers (odds) or the scenario (objectives).
     #[test]

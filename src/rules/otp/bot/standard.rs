@@ -39,6 +39,8 @@ struct Goal {
     at: Vec2,
     radius: f32,
     points: u32,
+    /// A defender's objective the enemy alone holds: the brigade counter-attacks to retake it.
+    retake: bool,
 }
 
 /// A brigade's plan for one activation.
@@ -203,7 +205,13 @@ impl Standard {
                     }
                     (enemy.front(), d - keep, format!("closes to its range of {}, in the way to {}", enemy.name, goal.name))
                 } else {
-                    let verb = if stance == Stance::Defend { "falls back on" } else { "advances on" };
+                    let verb = if goal.retake {
+                        "counter-attacks to retake"
+                    } else if stance == Stance::Defend {
+                        "falls back on"
+                    } else {
+                        "advances on"
+                    };
                     (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points))
                 }
             }
@@ -321,7 +329,7 @@ fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
 
 /// Roughly where a move leaves the unit's front and which way it faces (for weighing moves
 /// only; the engine places it).
-fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2, f32) {
+pub(super) fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2, f32) {
     for s in steps {
         match s {
             MoveStep::Forward(d) => p += dir(facing) * *d,
@@ -344,6 +352,8 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
     let centre = if mine.is_empty() { Vec2::ZERO } else { mine.iter().map(|u| u.front()).sum::<Vec2>() / mine.len() as f32 };
     let sides = g.scenario().sides.len();
     let strength = mine.iter().map(|u| u.figures as f32).sum::<f32>().max(1.0);
+    // Figures of a side about a place: `mine` the side's other brigades, else the enemy's.
+    let figures_near = |at: Vec2, within: f32, ours: bool| -> f32 { seen.iter().filter(|u| (u.side == side) == ours && u.brigade != brigade && u.distance_to(at) <= within).map(|u| u.figures as f32).sum() };
     let goal = (stance != Stance::Screen)
         .then(|| {
             g.scenario()
@@ -355,24 +365,36 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
                     let ours = held.get(side).copied().unwrap_or(0);
                     let theirs: usize = held.iter().enumerate().filter(|&(s, _)| s != side).map(|(_, n)| n).sum();
                     let d = at.distance(centre);
+                    // A defender's objective the enemy alone holds is retaken (4.5 counts who
+                    // stands in it at the end); one the enemy closes on with more figures than
+                    // the side's others there is reinforced; one they hold enough already needs
+                    // this brigade least.
+                    let lost = stance == Stance::Defend && ours == 0 && theirs > 0;
+                    let (enemy, others) = (figures_near(at, o.radius + 12.0, false), figures_near(at, o.radius + 3.0, true));
                     let worth = match stance {
+                        Stance::Defend if lost => o.points as f32 * 1.2 / (1.0 + d / 18.0),
+                        Stance::Defend if ours > 0 && enemy > others => o.points as f32 * 1.2 / (1.0 + d / 18.0),
+                        Stance::Defend if others > 0.0 && others >= enemy && d <= o.radius + 3.0 => o.points as f32 * 0.35 / (1.0 + d / 10.0),
                         // A defender holds what is near; an objective already held by others of
                         // its side is worth less to it.
                         Stance::Defend => o.points as f32 * if ours > 0 && d > o.radius + 2.0 { 0.6 } else { 1.0 } / (1.0 + d / 10.0),
                         _ => o.points as f32 * if ours > 0 && theirs == 0 && d > o.radius + 2.0 { 0.5 } else { 1.0 } / (1.0 + d / 18.0),
                     };
                     // The enemy figures on and close about it (within a move of its edge).
-                    let guard: f32 = if look_ahead && stance == Stance::Attack { seen.iter().filter(|u| u.side != side && u.distance_to(at) <= o.radius + 6.0).map(|u| u.figures as f32).sum() } else { 0.0 };
+                    let weighs = look_ahead && (stance == Stance::Attack || lost);
+                    let guard: f32 = if weighs { seen.iter().filter(|u| u.side != side && u.distance_to(at) <= o.radius + 6.0).map(|u| u.figures as f32).sum() } else { 0.0 };
                     // (One its side alone holds already needs it less than its guard says.)
-                    let worth = if look_ahead && stance == Stance::Attack && ours > 0 && theirs == 0 { worth * 0.6 } else { worth / (1.0 + guard / strength) };
+                    let worth = if weighs && ours > 0 && theirs == 0 { worth * 0.6 } else { worth / (1.0 + guard / strength) };
                     // The objective it made for last time counts a third again.
                     let worth = if before == Some(o.name.as_str()) { worth * 1.33 } else { worth };
-                    (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points })
+                    (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points, retake: lost })
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)))
                 .map(|(_, goal)| goal)
         })
         .flatten();
+    // A defender going to retake an objective attacks (9.x bars, no waiting on it).
+    let stance = if goal.as_ref().is_some_and(|goal| goal.retake) { Stance::Attack } else { stance };
     let turn_limit = g.scenario().turn_limit.unwrap_or(10);
     let late = g.turn() + 2 >= turn_limit;
     // Turns the brigade needs to reach its objective at its slowest unit's normal move.
