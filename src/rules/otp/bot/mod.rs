@@ -569,6 +569,59 @@ mod tests {
         assert!(!why.contains("retake"), "{a:?}: {why}");
     }
 
+    // OTP 4.5: an objective nobody holds and no enemy is near is points for the taking: near the
+    // end the attacker's unit nearest to it goes to stand in it, while its brigade goes for the
+    // one the enemy holds; a unit standing alone in it stays there.
+    #[test]
+    fn the_nearest_unit_takes_an_objective_nobody_holds_and_stays_in_it() {
+        let src = |left_at: &str| {
+            format!(
+                r#"(
+    name: "the empty ford", table: (width: 72.0, depth: 48.0), turn_limit: Some(4),
+    objectives: [(name: "Hill", at: (50.0, 40.0), radius: 4.0, points: 2), (name: "Ford", at: (10.0, 20.0), radius: 3.0, points: 1)],
+    sides: [
+        (name: "British", posture: Some(Attack), brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((28.0, 6.0))),
+            units: [
+                (name: "Left Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: {left_at}, facing: 0.0),
+                (name: "Right Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (40.0, 10.0), facing: 0.0),
+            ])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((60.0, 44.0))),
+            units: [(name: "Continentals", type: StateLine, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (50.0, 40.0), facing: 180.0)])]),
+    ],
+)"#
+            )
+        };
+        // The Redcoats' activation under the standard player: each unit's move and its reason.
+        let moves = |file: &str| {
+            let scenario = crate::scenario::parse(file, "ford.ron").unwrap_or_else(|e| panic!("{e}"));
+            let mut g = Game::new(scenario, 1, Charts::embedded().clone());
+            crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
+            crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+            let mut p = standard::Standard::new(false);
+            let mut out = Vec::new();
+            while let Some((a, why)) = p.decide(&g) {
+                if a == Action::EndActivation {
+                    break;
+                }
+                if let Action::Move { unit, .. } = &a {
+                    out.push((unit.clone(), why));
+                }
+                g.apply(a).expect("never refused");
+            }
+            out
+        };
+        let out = moves(&src("(16.0, 10.0)"));
+        let why = |unit: &str| out.iter().find(|(u, _)| u == unit).map(|(_, w)| w.clone()).unwrap_or_default();
+        assert!(why("Left Foot").contains("goes to take Ford: nobody holds it"), "{out:?}");
+        assert!(why("Right Foot").contains("Hill"), "{out:?}");
+        // Standing in the ford alone, the Left Foot stays; the Right Foot still goes on.
+        let out = moves(&src("(10.0, 20.0)"));
+        assert!(!out.iter().any(|(u, _)| u == "Left Foot"), "{out:?}");
+        assert!(out.iter().any(|(u, _)| u == "Right Foot"), "{out:?}");
+    }
+
     // OTP 8.x, 9.x: the standard player gives a reason with every action, the same seed plays
     // the same game, and its reasons name the rules' numbers (odds) or the scenario (objectives).
     #[test]

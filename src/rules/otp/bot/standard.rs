@@ -162,7 +162,7 @@ impl Standard {
         let reach = |x: &Seen| s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0);
         let my_range = reach(me);
         let nearest = seen.iter().filter(|x| x.side != me.side).map(|x| (x, x.distance_to(front))).min_by(|a, b| a.1.total_cmp(&b.1));
-        let late = if plan.late { last_turns(g, seen, me) } else { None };
+        let late = if plan.late { last_turns(g, seen, me) } else { detached(g, seen, me, plan.goal.as_ref()) };
         if let Some(Late::Stay) = late {
             return None;
         }
@@ -324,6 +324,48 @@ fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
             (turns <= turns_left).then(|| (swing / (1.0 + turns), at, gap, format!("makes for {} before the end: {what}, {} VP (4.5)", o.name, o.points)))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, at, gap, why)| Late::Go { at, gap, why })
+}
+
+/// 4.5 before the last turns: an objective nobody holds and no enemy is near is points for the
+/// taking, so the side's unit nearest to it (not a gun) goes to stand in it, if it can get there
+/// before the end, and a unit standing alone in one for its side that is not its brigade's
+/// objective stays there.
+fn detached(g: &Game, seen: &[Seen], me: &Seen, goal: Option<&Goal>) -> Option<Late> {
+    let sides = g.scenario().sides.len();
+    let free = |o: &crate::scenario::model::Objective| {
+        let at = Vec2::from(o.at);
+        !seen.iter().any(|u| u.side != me.side && u.distance_to(at) <= o.radius + 6.0)
+    };
+    let gun = |u: &Seen| ArmClass::from(u.arm) == ArmClass::Artillery;
+    let objectives = &g.scenario().objectives;
+    if let Some(o) = objectives.iter().find(|o| me.within(Vec2::from(o.at), o.radius)) {
+        let held = automatic::holders(seen, Vec2::from(o.at), o.radius, sides);
+        let alone = held.get(me.side) == Some(&1) && held.iter().sum::<usize>() == 1;
+        return (alone && goal.is_none_or(|goal| goal.name != o.name)).then_some(Late::Stay);
+    }
+    if gun(me) {
+        return None;
+    }
+    let turns_left = (g.scenario().turn_limit.unwrap_or(10) + 1).saturating_sub(g.turn()) as f32;
+    let step = g.normal_move(me.entity, g.unit(me.entity).formation).max(1.0);
+    objectives
+        .iter()
+        .filter(|o| automatic::holders(seen, Vec2::from(o.at), o.radius, sides).iter().all(|&n| n == 0) && free(o))
+        .filter(|o| goal.is_none_or(|goal| goal.name != o.name))
+        .filter(|o| {
+            // The side's nearest unit to it, not a gun and not holding another objective.
+            let at = Vec2::from(o.at);
+            let spare = |u: &&Seen| u.side == me.side && !gun(u) && !objectives.iter().any(|p| u.within(Vec2::from(p.at), p.radius));
+            seen.iter().filter(spare).min_by(|a, b| a.distance_to(at).total_cmp(&b.distance_to(at)).then(a.entity.cmp(&b.entity))).is_some_and(|u| u.entity == me.entity)
+        })
+        .filter_map(|o| {
+            let at = Vec2::from(o.at);
+            let gap = (me.front().distance(at) - o.radius + 0.5).max(0.0);
+            let needs = (gap / step).ceil();
+            (needs <= turns_left && needs + 3.0 >= turns_left).then(|| (o.points, at, gap, format!("goes to take {}: nobody holds it and no enemy is near, {} VP (4.5)", o.name, o.points)))
+        })
+        .max_by_key(|(points, ..)| *points)
         .map(|(_, at, gap, why)| Late::Go { at, gap, why })
 }
 
