@@ -11,7 +11,8 @@
 //!   "Fire!", sends the choice's action.
 //! - **Charge mode** (`C`): the same with the engine's charge choices: the closure and its
 //!   chance, both sides' melee values and the odds of every melee result. A refusal (its rule and
-//!   reason) shows in the toolbar.
+//!   reason) shows in the toolbar. A hover preview taller than the window in one column (a
+//!   cavalry charge on skirmishers: closure, reaction, both values, every result) takes two.
 //! - `Esc` first drops the chosen target, then leaves the mode. Clicking one of your own units
 //!   makes it the firer; clicking an enemy never changes the selection while a mode is on.
 //!
@@ -291,6 +292,9 @@ fn presets(mut t: ResMut<Targeting>) {
     }
 }
 
+/// The egui area of the hover preview (the screenshot tool reports where it was drawn).
+pub(crate) const PREVIEW_AREA: &str = "fire_preview";
+
 /// Warm outline of a target the engine allows.
 const TARGET: Color32 = Color32::from_rgb(255, 145, 35);
 const CASING: Color32 = Color32::from_rgb(40, 24, 10);
@@ -422,31 +426,50 @@ fn targeting(
         let firer = t.firer.and_then(|e| units.get(e).ok()).map(|(_, u)| u.name.clone()).unwrap_or_default();
         // Beside the pointer, clear of the target, of the unit's own tooltip (right of and
         // below the pointer) and of the table's edges; away from the firer when there is room.
-        let id = egui::Id::new("fire_preview");
+        let id = egui::Id::new(PREVIEW_AREA);
         let away = t.firer.and_then(|e| unit_centre(&troops, e)).map(|f| pos - view.to_screen(f)).unwrap_or(egui::vec2(1.0, -1.0));
         let (pivot, offset) = beside(&ctx, &view, id, pos, egui::Vec2::ZERO, 20.0, unit_rect(&view, &troops, h), away);
         // A preview taller than the table (a charge with every block) may spread over the
-        // panels, losing less of its top: a hover cannot be scrolled. (Taller than the window
-        // it is still cut; the pinned panel scrolls.)
+        // panels, losing less of its top: a hover cannot be scrolled. One taller than the window
+        // as a single column (its height and its blocks' remembered from when it was one) is
+        // laid out in two, side by side.
         let tall = ctx.memory(|m| m.area_rect(id)).is_some_and(|r| r.height() > view.rect.height());
-        egui::Area::new(id)
+        let key = id.with((&firer, &target.name, t.mode == Mode::Charge));
+        let single: Option<(f32, Vec<f32>)> = ctx.data(|d| d.get_temp(key));
+        let columns = single.as_ref().filter(|(height, _)| *height > ctx.content_rect().height() - 8.0).map(|(_, blocks)| blocks.clone());
+        let shown = egui::Area::new(id)
             .fade_in(false)
             .order(egui::Order::Tooltip)
             .interactable(false)
             .pivot(pivot)
             .fixed_pos(pos + offset)
-            .constrain_to(if tall { ctx.content_rect() } else { view.rect })
+            .constrain_to(if tall || columns.is_some() { ctx.content_rect() } else { view.rect })
             .show(&ctx, |ui| {
-                egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.set_max_width(420.0);
-                    preview_ui(ui, &firer, target, false);
-                    ui.add_space(2.0);
-                    // (The chosen target's own preview is pinned, with its confirm button.)
-                    if target.verdict.eligible() {
-                        ui.label(RichText::new("Click to choose this target").italics().color(TARGET));
-                    }
-                });
+                egui::Frame::popup(ui.style())
+                    .show(ui, |ui| {
+                        let blocks = match &columns {
+                            Some(heights) => {
+                                ui.set_max_width(2.0 * 420.0 + 12.0);
+                                preview_columns(ui, &firer, target, heights);
+                                Vec::new()
+                            }
+                            None => {
+                                ui.set_max_width(420.0);
+                                preview_ui(ui, &firer, target, false)
+                            }
+                        };
+                        ui.add_space(2.0);
+                        // (The chosen target's own preview is pinned, with its confirm button.)
+                        if target.verdict.eligible() {
+                            ui.label(RichText::new("Click to choose this target").italics().color(TARGET));
+                        }
+                        blocks
+                    })
+                    .inner
             });
+        if columns.is_none() {
+            ctx.data_mut(|d| d.insert_temp(key, (shown.response.rect.height(), shown.inner)));
+        }
     }
     toolbar(&ctx, &view, t, &units);
     if t.mode != Mode::Off {
@@ -577,12 +600,19 @@ fn heading(ui: &mut egui::Ui, text: &str) {
     ui.label(RichText::new(text).strong().color(Color32::from_rgb(236, 228, 200)));
 }
 
-/// The preview of one target: the engine's refusal, or its preview.
-pub(crate) fn preview_ui(ui: &mut egui::Ui, firer: &str, target: &TargetView, interactive: bool) {
+/// The preview of one target: the engine's refusal, or its preview. Returns each block's height.
+pub(crate) fn preview_ui(ui: &mut egui::Ui, firer: &str, target: &TargetView, interactive: bool) -> Vec<f32> {
+    let Some(p) = preview_head(ui, firer, target, interactive) else { return Vec::new() };
+    p.blocks.iter().enumerate().map(|(i, b)| ui.scope(|ui| block_ui(ui, b, i, interactive)).response.rect.height()).collect()
+}
+
+/// The title of a target's preview (or the engine's refusal, then `None`).
+fn preview_head<'a>(ui: &mut egui::Ui, firer: &str, target: &'a TargetView, interactive: bool) -> Option<&'a Preview> {
     match &target.verdict {
         Verdict::Refused(r) => {
             ui.label(RichText::new(format!("{firer} at {}", target.name)).strong().size(15.0));
             ui.label(RichText::new(format!("Not allowed ({}): {}", r.cite(), r.reason)).color(REFUSED_TEXT));
+            None
         }
         Verdict::Preview(p) => {
             ui.label(RichText::new(&p.title).strong().size(15.0));
@@ -590,11 +620,28 @@ pub(crate) fn preview_ui(ui: &mut egui::Ui, firer: &str, target: &TargetView, in
             if !interactive && let Some(why) = &target.futile {
                 ui.label(RichText::new(format!("Cannot hit. {why}")).strong().color(REFUSED_TEXT));
             }
-            for (i, b) in p.blocks.iter().enumerate() {
-                block_ui(ui, b, i, interactive);
-            }
+            Some(p.as_ref())
         }
     }
+}
+
+/// A hover preview too tall for the window in one column: its blocks in two, split where the
+/// taller column is least tall (by the blocks' heights in one column).
+fn preview_columns(ui: &mut egui::Ui, firer: &str, target: &TargetView, heights: &[f32]) {
+    let Some(p) = preview_head(ui, firer, target, false) else { return };
+    let n = p.blocks.len();
+    let total: f32 = heights.iter().take(n).sum();
+    let split = (0..=n)
+        .min_by(|&a, &b| {
+            let taller = |k: usize| heights.iter().take(k).sum::<f32>().max(total - heights.iter().take(k).sum::<f32>());
+            taller(a).total_cmp(&taller(b))
+        })
+        .unwrap_or(n);
+    ui.columns(2, |cols| {
+        for (i, b) in p.blocks.iter().enumerate() {
+            block_ui(&mut cols[usize::from(i >= split)], b, i, false);
+        }
+    });
 }
 
 /// Facts on one line, each rule said once where the next fact's differs.

@@ -45,12 +45,14 @@ use std::time::{Duration, Instant};
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::diagnostic::FrameCount;
 use bevy::window::{CursorMoved, PrimaryWindow, RequestRedraw, WindowEvent};
 use bevy::winit::{EventLoopProxyWrapper, WinitUserEvent};
 
 use super::camera::View;
+use super::fire_orders;
 use super::file_menu::{self, OpenDialog, SaveDialog};
 use super::log::{self, GameLog};
 use super::session::{Order, Session, SessionCommand};
@@ -447,6 +449,7 @@ fn shoot(
     script: Res<Script>,
     view: Res<View>,
     solo: Option<Res<SoloState>>,
+    mut egui: EguiContexts,
 ) {
     let Some(path) = &options.screenshot else { return };
     let automatic_done = solo.is_none_or(|s| s.sent >= script.automatic || s.trouble.is_some());
@@ -490,6 +493,13 @@ fn shoot(
             println!("first frame after {first} ms");
             // Where the table was on screen, for tests that look at a unit's pixels.
             println!("view: centre {} {} ppi {} rect {} {} {} {}", view.centre.x, view.centre.y, view.ppi, view.rect.min.x, view.rect.min.y, view.rect.max.x, view.rect.max.y);
+            // Where the hover preview was (tests check that it fits the window).
+            if let Ok(ctx) = egui.ctx_mut() {
+                let screen = ctx.content_rect();
+                if let Some(r) = ctx.memory(|m| m.area_rect(egui::Id::new(fire_orders::PREVIEW_AREA))) {
+                    println!("preview: rect {} {} {} {} screen {} {}", r.min.x, r.min.y, r.max.x, r.max.y, screen.width(), screen.height());
+                }
+            }
             println!("screenshot saved to {} after {} ms", path.display(), start.0.elapsed().as_millis());
             exit.write(AppExit::Success);
         } else {

@@ -412,8 +412,21 @@ impl Game {
     /// marker).
     pub fn morale(&self, e: Entity) -> (i32, i32) {
         let side = self.unit(e).map_or(0, |u| u.side);
-        let bonus = self.attached_leader(e).map_or(0, |l| l.bonus) - i32::from(self.state(e).marker);
+        let bonus = self.morale_factors(e).iter().map(|f| f.1).sum();
         (self.charts.morale(self.nation(side)).number, bonus)
+    }
+
+    /// QK10: what the unit's morale rolls add, each in words: its attached leader's bonus
+    /// (QK21), −1 with a Morale Marker.
+    pub fn morale_factors(&self, e: Entity) -> Vec<(String, i32)> {
+        let mut out = Vec::new();
+        if let Some(l) = self.attached_leader(e).filter(|l| l.bonus != 0) {
+            out.push((format!("{} with it (QK21)", l.name), l.bonus));
+        }
+        if self.state(e).marker {
+            out.push(("a Morale Marker".into(), -1));
+        }
+        out
     }
 
     // ---- the checks, one an action ----

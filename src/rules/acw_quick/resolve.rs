@@ -386,6 +386,12 @@ impl Game {
         let (name, target) = (self.name(plan.unit), self.name(plan.target));
         let mut report = self.report(action, format!("{name} charges {target} (QK9)"));
         report.note("9", format!("{target} is {} away by the charge path, in its {} (QK17)", inches(plan.path.distance), Game::charge_zone_words(plan.zone)));
+        // QK10: each side's morale modifiers, named (a leader's bonus, a marker).
+        for (who, e) in [(&name, plan.unit), (&target, plan.target)] {
+            for (why, value) in self.morale_factors(e) {
+                report.modifier("10", format!("{who}: {why}"), value);
+            }
+        }
         let roll = self.d6s(2);
         report.die("10", format!("{name}'s charge: 2d6 {:+} against {}+", plan.charger_bonus, plan.charger_needs), &roll);
         self.mark(plan.unit, |m| m.moved = true);

@@ -544,6 +544,14 @@ fn a_leader_adds_his_bonus_and_a_marker_takes_one() {
     to_step(&mut g, CSA, Step::Move);
     let plan = g.check_charge("15th Alabama", "20th Maine").unwrap();
     assert_eq!((plan.charger_bonus, plan.target_bonus), (3, -1), "Longstreet's named +3 (QK21); the Maine's marker");
+    // The preview and the report name both, with their values (QK10).
+    let charge = Action::Charge { unit: "15th Alabama".into(), target: "20th Maine".into() };
+    let preview = g.preview_of(&charge).unwrap().expect("a charge preview");
+    let details: Vec<String> = preview.blocks.iter().flat_map(|b| &b.factors).filter_map(|f| f.detail.clone()).collect();
+    assert!(details.iter().any(|d| d.contains("Longstreet") && d.contains("+3")) && details.iter().any(|d| d.contains("Morale Marker -1")), "{details:?}");
+    let r = ok(&mut g, charge);
+    let named = |who: &str, value: i32| r.modifiers.iter().any(|m| m.rule == "10" && m.name.starts_with(who) && m.value == value);
+    assert!(named("15th Alabama: Lt. Gen. James Longstreet", 3) && named("20th Maine: a Morale Marker", -1), "{:?}", r.modifiers);
 }
 
 // QK9: a failed charge moves half way and takes a marker.

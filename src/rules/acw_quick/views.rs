@@ -202,6 +202,12 @@ impl Game {
             .collect()
     }
 
+    /// A morale roll's modifiers in words ("Longstreet with it (QK21) +3; a Morale Marker −1").
+    fn morale_words(&self, e: Entity) -> Option<String> {
+        let f = self.morale_factors(e);
+        (!f.is_empty()).then(|| f.iter().map(|(why, v)| format!("{why} {v:+}")).collect::<Vec<_>>().join("; "))
+    }
+
     pub(super) fn sheet_rows(&self, e: Entity) -> Vec<SheetRow> {
         let Some(unit) = self.unit(e) else {
             let Some(l) = self.leader_of_entity(e) else { return Vec::new() };
@@ -287,8 +293,8 @@ impl Game {
                 let p2 = chance_2d6(plan.target_bonus, plan.target_needs);
                 let mut block = PreviewBlock { heading: format!("{unit} charges {target}"), ..PreviewBlock::default() };
                 block.facts.push(Fact { text: format!("{} by the charge path, into its {}", inches(plan.path.distance), Game::charge_zone_words(plan.zone)), rule: cite("9") });
-                block.factors.push(Factor { name: format!("{unit}'s charge"), value: format!("2d6 {:+} ≥ {}", plan.charger_bonus, plan.charger_needs), rule: cite("10"), detail: Some("the attached leader's bonus; −1 with a Morale Marker".into()), source: Some(self.charts.morale(self.nation(self.unit(plan.unit).map_or(0, |u| u.side))).source.clone()) });
-                block.factors.push(Factor { name: format!("{target} stands"), value: format!("2d6 {:+} ≥ {}", plan.target_bonus, plan.target_needs), rule: cite("10"), detail: None, source: Some(self.charts.morale(self.nation(self.unit(plan.target).map_or(0, |u| u.side))).source.clone()) });
+                block.factors.push(Factor { name: format!("{unit}'s charge"), value: format!("2d6 {:+} ≥ {}", plan.charger_bonus, plan.charger_needs), rule: cite("10"), detail: self.morale_words(plan.unit), source: Some(self.charts.morale(self.nation(self.unit(plan.unit).map_or(0, |u| u.side))).source.clone()) });
+                block.factors.push(Factor { name: format!("{target} stands"), value: format!("2d6 {:+} ≥ {}", plan.target_bonus, plan.target_needs), rule: cite("10"), detail: self.morale_words(plan.target), source: Some(self.charts.morale(self.nation(self.unit(plan.target).map_or(0, |u| u.side))).source.clone()) });
                 block.odds = vec![
                     Odds { outcome: format!("{unit} fails: half way and a Morale Marker"), chance: 1.0 - p1 },
                     Odds { outcome: format!("{target} runs 2d6\" and takes a Morale Marker"), chance: p1 * (1.0 - p2) },
