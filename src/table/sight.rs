@@ -97,6 +97,13 @@ pub(crate) struct Scratch {
     hills: Vec<usize>,
     /// The target's sample points (`target_samples`), the same for every firing stand.
     samples: Vec<Vec2>,
+    /// The target's circle (centre, radius), and its stands' corners: every sample point lies
+    /// within their hull.
+    aim: Vec2,
+    reach: f32,
+    corners: Vec<Vec2>,
+    /// Stretches of bearing from a firing stand that single stands cover ([`shadowed`]).
+    walls: Vec<(f32, f32)>,
     /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
     /// cross the same stand, so it is tried first.
     blocker: Option<usize>,
@@ -146,6 +153,9 @@ impl Scratch {
         self.near_features(s, area);
         self.blocker = None;
         target_samples(s, target, &mut self.samples);
+        (self.aim, self.reach) = (cb, rb);
+        self.corners.clear();
+        self.corners.extend(s.unit_stands(target).iter().flat_map(|st| st.corners));
     }
 
     /// The features within `area` that matter to sight, and the hills within it.
@@ -329,10 +339,85 @@ pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: 
     sight
 }
 
+/// What [`shadowed`] asks of a stand's wall: `a` and the target this far beyond its front and
+/// rear edges, and the wall's ends this far ahead of `a`.
+const SHADOW_MARGIN: f32 = 0.01;
+
+/// True when every line from `a` (ground level `ea`) to the target's `samples` is surely blocked
+/// by some stand near the pair (8.8), found without tracing them one by one; false says only
+/// that the lines must be traced. Each stand stands for a wall along its middle, from end to
+/// end of its front and half an `EPS` beyond: a line crossing that wall, with `a` and the target
+/// on either side beyond the stand's front and rear edges, runs inside the stand (widened by
+/// `EPS` at each end, as [`stand_blocks`] widens it) at least half its depth or half its
+/// frontage, far more than the `EPS` that blocks, and rounding cannot change that. Seen from
+/// `a`, each wall covers a stretch of bearing; when the walls cover every sample's bearing
+/// without a gap (the stands of a line overlap by an `EPS` at their seams), every line is
+/// blocked, as [`line`] would find one by one. Not for sight over lower stands (a commander's),
+/// which depends on where a line leaves the stand.
+fn shadowed(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, opts: SightOptions) -> bool {
+    if opts.sight_only || sc.stands.is_empty() {
+        return false;
+    }
+    let d = (sc.aim - a).normalize_or_zero();
+    // Bearings as the tangent off the direction to the target's centre, for points ahead of `a`:
+    // along a segment ahead of `a` it runs one way, so the samples' (on the target's stands'
+    // edges) lie within the corners'.
+    let bearing = |p: Vec2| {
+        let v = p - a;
+        let x = v.dot(d);
+        (x > SHADOW_MARGIN).then(|| d.perp_dot(v) / x)
+    };
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for &p in &sc.corners {
+        let Some(u) = bearing(p) else { return false };
+        lo = lo.min(u);
+        hi = hi.max(u);
+    }
+    let (cb, rb) = (sc.aim, sc.reach);
+    sc.walls.clear();
+    for &i in &sc.stands {
+        let st = &s.stands[i];
+        let c = st.footprint.centre;
+        let band = st.footprint.depth / 2.0 + SHADOW_MARGIN;
+        let side = (a - c).dot(st.forward);
+        // `a` on one side of the stand, the whole target (by its circle, else corner by corner) on the other.
+        if side.abs() < band
+            || (opts.ball && st.elevation < ea) // 8.9: fired over
+            || ((cb - c).dot(st.forward) * side.signum() > -band - rb && sc.corners.iter().any(|&q| (q - c).dot(st.forward) * side.signum() > -band))
+        {
+            continue;
+        }
+        let half = st.right * (st.footprint.frontage / 2.0 + EPS / 2.0);
+        if let (Some(u0), Some(u1)) = (bearing(c - half), bearing(c + half)) {
+            sc.walls.push((u0.min(u1), u0.max(u1)));
+        }
+    }
+    // Covered from `lo` up to `reached` so far: a wall reaching on from there takes it further.
+    let mut reached = lo;
+    loop {
+        let before = reached;
+        for &(w0, w1) in &sc.walls {
+            if w0 <= reached && w1 > reached {
+                reached = w1;
+            }
+        }
+        if reached >= hi {
+            return true;
+        }
+        if reached == before {
+            return false;
+        }
+    }
+}
+
 /// The clear line from `a` (ground level `ea`) to one of `samples` that crosses the least woods
 /// (8.7, 8.8): the one line every view of the sight shows. With `report`, its woods by name, or,
 /// when none is clear, every blocker nearest first.
 fn best_line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, samples: &[Vec2], opts: SightOptions, report: bool) -> Sight {
+    // Without a report, a stand that surely sees nothing need not trace each line to find it.
+    if !report && shadowed(s, sc, a, ea, opts) {
+        return Sight::default();
+    }
     let mut best: Option<(WoodsCrossed, Vec2)> = None;
     for &p in samples {
         if let Some(w) = line(s, sc, a, ea, p, opts, None, None)
