@@ -95,7 +95,12 @@ pub(crate) struct Scratch {
     stands: Vec<usize>,
     features: Vec<usize>,
     hills: Vec<usize>,
-    /// The target's sample points (`target_samples`), the same for every firing stand.
+    /// The target of the pair.
+    target: usize,
+    /// Every target's sample points (`target_samples`), worked out when a line is first traced
+    /// to it and kept for the other firers (a scratch space serves one table): where each
+    /// unit's lie in `samples` (none yet: `u32::MAX`), and the points.
+    sampled: Vec<(u32, u32)>,
     samples: Vec<Vec2>,
     /// The target's circle (centre, radius), and its stands' corners: every sample point lies
     /// within their hull.
@@ -116,7 +121,6 @@ pub(crate) struct Scratch {
 /// Points on the target that a sight line may reach: corners, and along every edge at most 1"
 /// apart (so a long artillery front or a 2" stand has points between its corners).
 fn target_samples(s: &Situation, target: usize, out: &mut Vec<Vec2>) {
-    out.clear();
     for st in s.unit_stands(target) {
         let c = &st.corners;
         for i in 0..4 {
@@ -152,7 +156,7 @@ impl Scratch {
         });
         self.near_features(s, area);
         self.blocker = None;
-        target_samples(s, target, &mut self.samples);
+        self.target = target;
         (self.aim, self.reach) = (cb, rb);
         self.corners.clear();
         self.corners.extend(s.unit_stands(target).iter().flat_map(|st| st.corners));
@@ -333,8 +337,23 @@ fn stand_blocks(s: &Situation, i: usize, a: Vec2, b: Vec2, len: f32, ea: u32, op
 /// prepared for the pair ([`prepare`]).
 pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, opts: SightOptions, report: bool) -> Sight {
     let st = s.unit_stands(firer)[stand];
+    let (a, ea) = (st.footprint.centre, st.elevation);
+    // Without a report, a stand that surely sees nothing need not trace each line to find it.
+    if !report && shadowed(s, sc, a, ea, opts) {
+        return Sight::default();
+    }
+    let t = sc.target;
+    if sc.sampled.len() <= t {
+        sc.sampled.resize(s.units().len().max(t + 1), (u32::MAX, u32::MAX));
+    }
+    if sc.sampled[t].0 == u32::MAX {
+        let start = sc.samples.len();
+        target_samples(s, t, &mut sc.samples);
+        sc.sampled[t] = (start as u32, sc.samples.len() as u32);
+    }
+    let (from, to) = sc.sampled[t];
     let samples = std::mem::take(&mut sc.samples);
-    let sight = best_line(s, sc, st.footprint.centre, st.elevation, &samples, opts, report);
+    let sight = best_line(s, sc, a, ea, &samples[from as usize..to as usize], opts, report);
     sc.samples = samples;
     sight
 }
@@ -414,10 +433,6 @@ fn shadowed(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, opts: SightOption
 /// (8.7, 8.8): the one line every view of the sight shows. With `report`, its woods by name, or,
 /// when none is clear, every blocker nearest first.
 fn best_line(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, samples: &[Vec2], opts: SightOptions, report: bool) -> Sight {
-    // Without a report, a stand that surely sees nothing need not trace each line to find it.
-    if !report && shadowed(s, sc, a, ea, opts) {
-        return Sight::default();
-    }
     let mut best: Option<(WoodsCrossed, Vec2)> = None;
     for &p in samples {
         if let Some(w) = line(s, sc, a, ea, p, opts, None, None)
