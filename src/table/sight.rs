@@ -109,6 +109,8 @@ pub(crate) struct Scratch {
     corners: Vec<Vec2>,
     /// Stretches of bearing from a firing stand that single stands cover ([`shadowed`]).
     walls: Vec<(f32, f32)>,
+    /// Of `stands`, those a line from the firing stand to the target may come near ([`shadowed`]).
+    view: Vec<usize>,
     /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
     /// cross the same stand, so it is tried first.
     blocker: Option<usize>,
@@ -342,6 +344,10 @@ pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: 
     if !report && shadowed(s, sc, a, ea, opts) {
         return Sight::default();
     }
+    // Then its lines need test only the stands they may come near (every one, for a report).
+    if !report {
+        std::mem::swap(&mut sc.stands, &mut sc.view);
+    }
     let t = sc.target;
     if sc.sampled.len() <= t {
         sc.sampled.resize(s.units().len().max(t + 1), (u32::MAX, u32::MAX));
@@ -355,6 +361,9 @@ pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: 
     let samples = std::mem::take(&mut sc.samples);
     let sight = best_line(s, sc, a, ea, &samples[from as usize..to as usize], opts, report);
     sc.samples = samples;
+    if !report {
+        std::mem::swap(&mut sc.stands, &mut sc.view);
+    }
     sight
 }
 
@@ -373,8 +382,14 @@ const SHADOW_MARGIN: f32 = 0.01;
 /// without a gap (the stands of a line overlap by an `EPS` at their seams), every line is
 /// blocked, as [`line`] would find one by one. Not for sight over lower stands (a commander's),
 /// which depends on where a line leaves the stand.
+///
+/// On the way, `view` gets the stands a line may come near: all but those whose circle (grown
+/// by `EPS` and a margin) lies wholly outside the wedge from `a` that holds the target's
+/// corners, and with them every line (`stand_blocks` finds them farther than that).
 fn shadowed(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, opts: SightOptions) -> bool {
+    sc.view.clear();
     if opts.sight_only || sc.stands.is_empty() {
+        sc.view.extend_from_slice(&sc.stands);
         return false;
     }
     let d = (sc.aim - a).normalize_or_zero();
@@ -388,15 +403,27 @@ fn shadowed(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, opts: SightOption
     };
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
     for &p in &sc.corners {
-        let Some(u) = bearing(p) else { return false };
+        let Some(u) = bearing(p) else {
+            sc.view.extend_from_slice(&sc.stands);
+            return false;
+        };
         lo = lo.min(u);
         hi = hi.max(u);
     }
+    // The wedge's edges, y = lo x and y = hi x (x along `d`, y across), a distance from them
+    // being (y - hi x) / kh and (lo x - y) / kl.
+    let (kl, kh) = ((1.0 + lo * lo).sqrt(), (1.0 + hi * hi).sqrt());
     let (cb, rb) = (sc.aim, sc.reach);
     sc.walls.clear();
     for &i in &sc.stands {
         let st = &s.stands[i];
         let c = st.footprint.centre;
+        let (x, y) = ((c - a).dot(d), d.perp_dot(c - a));
+        let far = st.radius + EPS + SHADOW_MARGIN;
+        if x < -far || y - hi * x > far * kh || lo * x - y > far * kl {
+            continue;
+        }
+        sc.view.push(i);
         let band = st.footprint.depth / 2.0 + SHADOW_MARGIN;
         let side = (a - c).dot(st.forward);
         // `a` on one side of the stand, the whole target (by its circle, else corner by corner) on the other.
