@@ -139,10 +139,10 @@ impl FireGeometry {
 
 /// The stand-by-stand work behind every fire question. With `report`, every stand's sight is
 /// traced and blockers named; without, only bearing stands look, and stop at the first clear line.
-/// `unit_arc` is the firer's [`Arc::of_unit`], worked out once by callers that assess many targets.
+/// `arcs` are the firer's stands' arcs ([`arcs_of`]), worked out once by callers that assess many targets.
 /// `stands` is space for the answer's stands (emptied first), so a sweep can reuse one.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool, unit_arc: Option<Arc>, mut stands: Vec<StandFire>) -> FireGeometry {
+pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool, arcs: &[Option<Arc>], mut stands: Vec<StandFire>) -> FireGeometry {
     let fu = s.unit(firer);
     let rules = opts.rules;
     let mode = (rules.mode)(fu);
@@ -155,7 +155,7 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
     stands.reserve(fu.stands.len());
     for (i, st) in s.unit_stands(firer).iter().enumerate() {
         let range = stand_to_unit(s, (firer, i), target);
-        let arc = if mode == FireMode::PerStand { Some(Arc::of_stand(&st.footprint)) } else { unit_arc };
+        let arc = arcs[i];
         let (mut in_arc, mut bears) = (false, false);
         // A stand farther than its range from the whole target cannot bear on any part of it.
         let may_bear = max.is_some_and(|m| within(rules, range, m));
@@ -182,6 +182,18 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
     }
     let range = stands.iter().map(|f| f.range).fold(f32::INFINITY, f32::min);
     FireGeometry { firer, target, mode, range, in_range: within_range(rules, fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
+}
+
+/// Each stand's arc (8.1): its own or its unit's ([`Arc::of_unit`]), by the firer's fire mode.
+fn arcs_of(s: &Situation, firer: usize, opts: FireOptions, out: &mut Vec<Option<Arc>>) {
+    let fu = s.unit(firer);
+    out.clear();
+    if (opts.rules.mode)(fu) == FireMode::PerStand {
+        out.extend(fu.stands.iter().map(|st| Some(Arc::of_stand(&st.footprint))));
+    } else {
+        let arc = Arc::of_unit(fu);
+        out.extend(fu.stands.iter().map(|_| arc));
+    }
 }
 
 /// [`super::aspect::front_lines`] of a unit from the table's stands, whose forward vectors are worked out
@@ -213,7 +225,9 @@ fn beyond_reach(s: &Situation, firer: usize, target: usize, max: f32) -> bool {
 
 /// Everything about one unit firing on another, every stand's sight traced and blockers named.
 pub fn fire_geometry(s: &Situation, firer: usize, target: usize, opts: FireOptions) -> FireGeometry {
-    assess(s, &mut Scratch::default(), firer, target, opts, true, Arc::of_unit(s.unit(firer)), Vec::new())
+    let mut arcs = Vec::new();
+    arcs_of(s, firer, opts, &mut arcs);
+    assess(s, &mut Scratch::default(), firer, target, opts, true, &arcs, Vec::new())
 }
 
 /// One cell of the eligibility matrix: a firer and an enemy unit within its range.
@@ -240,7 +254,7 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut sc = Scratch::default();
     let mut out = Vec::new();
     let mut near: Vec<usize> = Vec::new();
-    let mut stands = Vec::new();
+    let (mut stands, mut arcs) = (Vec::new(), Vec::new());
     for (f, fu) in s.units().iter().enumerate() {
         let Some(max) = reach_of(fu, opts) else { continue };
         let (_, cf, rf) = s.spans[f];
@@ -253,9 +267,9 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
             }
         });
         near.sort_unstable();
-        let unit_arc = Arc::of_unit(fu);
+        arcs_of(s, f, opts, &mut arcs);
         for &t in &near {
-            let g = assess(s, &mut sc, f, t, opts, false, unit_arc, std::mem::take(&mut stands));
+            let g = assess(s, &mut sc, f, t, opts, false, &arcs, std::mem::take(&mut stands));
             if g.in_range {
                 let count = |it: &mut dyn Iterator<Item = &StandFire>| it.fold((0, 0), |(n, k), x| (n + 1, k + x.figures));
                 let (stands_bearing, figures_bearing) = count(&mut g.bearing());
@@ -290,10 +304,11 @@ pub fn targets(s: &Situation, firer: usize, opts: FireOptions) -> Vec<TargetChoi
     // A unit beyond the firer's reach has no stand bearing on it (so none firing): only those
     // within it are assessed.
     let Some(max) = reach_of(s.unit(firer), opts) else { return Vec::new() };
-    let unit_arc = Arc::of_unit(s.unit(firer));
+    let mut arcs = Vec::new();
+    arcs_of(s, firer, opts, &mut arcs);
     let mut list: Vec<TargetChoice> = (0..s.units().len())
         .filter(|&t| s.unit(t).side != side && !beyond_reach(s, firer, t, max))
-        .map(|t| assess(s, &mut sc, firer, t, opts, false, unit_arc, Vec::new()))
+        .map(|t| assess(s, &mut sc, firer, t, opts, false, &arcs, Vec::new()))
         .filter(|g| g.firing().next().is_some())
         .map(|g| TargetChoice {
             target: g.target,
