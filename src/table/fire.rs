@@ -526,4 +526,36 @@ mod tests {
         assert_eq!((m[0].firer, m[0].figures_firing, m[0].enfilade), (0, 16, false));
         assert_eq!((m[1].firer, m[1].stands_firing), (1, 1));
     }
+
+    #[test]
+    fn the_sweep_sees_as_the_full_trace_does() {
+        // Issue 20: without a report (the eligibility matrix, targets), a bearing stand's sight
+        // takes shortcuts: a stand that a wall of near stands surely blinds is not traced line
+        // by line, and lines test only the stands near the wedge that holds the target. With a
+        // report every line is traced. Stand by stand on the generated battle, turned and
+        // shifted as well, small arms and ball, both say the same.
+        let battle = crate::rules::otp::fire::battle::battle();
+        let mut compared = 0;
+        for s in [battle.clone(), battle.transformed(37.0, Vec2::new(-50.0, 80.0))] {
+            for ball in [false, true] {
+                let opts = FireOptions { ball, ..FireOptions::new(&FIRE) };
+                let (mut sc, mut arcs) = (Scratch::default(), Vec::new());
+                for f in 0..s.units().len() {
+                    let Some(max) = reach_of(s.unit(f), opts) else { continue };
+                    arcs_of(&s, f, opts, &mut arcs);
+                    for t in (0..s.units().len()).filter(|&t| s.unit(t).side != s.unit(f).side && !beyond_reach(&s, f, t, max)) {
+                        let quick = assess(&s, &mut sc, f, t, opts, false, &arcs, Vec::new());
+                        let full = fire_geometry(&s, f, t, opts);
+                        for (q, w) in quick.stands.iter().zip(&full.stands) {
+                            let Some(v) = &q.sight else { continue };
+                            let x = w.sight.as_ref().unwrap();
+                            assert_eq!((v.clear, v.woods, v.to), (x.clear, x.woods, x.to), "{f} on {t}, stand {}, ball {ball}", q.stand);
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 2000, "only {compared} sights compared");
+    }
 }
