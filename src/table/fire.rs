@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::arc::{Arc, FireMode};
 use super::aspect::{behind_lines, unit_enfilades};
-use super::geom::{Aabb, convex_distance};
+use super::geom::{Aabb, EPS, apart_distance, convex_distance};
 pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
@@ -169,7 +169,9 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
                 continue;
             }
             in_arc = true;
-            bears |= may_bear && max.is_some_and(|m| within(rules, convex_distance(&st.corners, &sc.clip), m));
+            // Boxes apart need no overlap test (as `stand_to_unit`).
+            let distance = || if st.bbox.gap_squared(&Aabb::of(&sc.clip)) > EPS * EPS { apart_distance(&st.corners, &sc.clip) } else { convex_distance(&st.corners, &sc.clip) };
+            bears |= may_bear && max.is_some_and(|m| within(rules, distance(), m));
         }
         let sight = (report || bears).then(|| {
             if !prepared {
