@@ -83,8 +83,27 @@ impl Arc {
     /// The part of a convex polygon inside the arc (empty when none). `tmp` is scratch space.
     pub fn clip(&self, poly: &[Vec2], out: &mut Vec<Vec2>, tmp: &mut Vec<Vec2>) {
         out.clear();
+        // Half-planes the polygon lies wholly inside leave it as it is, and one it lies wholly
+        // outside leaves nothing, as clipping would (the same test, no point moved): only from
+        // the first that cuts it is it clipped.
+        let mut first = 0;
+        while let Some(&(o, n)) = self.planes.get(first) {
+            let (mut inside, mut outside) = (true, true);
+            for &p in poly {
+                let d = (p - o).dot(n);
+                inside &= d >= 0.0;
+                outside &= d < 0.0;
+            }
+            if outside {
+                return;
+            }
+            if !inside {
+                break;
+            }
+            first += 1;
+        }
         out.extend_from_slice(poly);
-        for &(o, n) in &self.planes {
+        for &(o, n) in &self.planes[first..] {
             clip_half_plane(out, o, n, tmp);
             std::mem::swap(out, tmp);
             if out.len() < 3 {

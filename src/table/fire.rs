@@ -3,15 +3,16 @@
 //! canister restriction). Who fires from where, how far and how distances are measured are the
 //! rule set's ([`FireRules`]).
 
+use bevy::math::Vec2;
 use serde::Serialize;
 
 use super::arc::{Arc, FireMode};
-use super::aspect::{behind_lines, front_lines, unit_enfilades};
-use super::geom::{Aabb, convex_distance};
+use super::aspect::{behind_lines, unit_enfilades};
+use super::geom::{Aabb, EPS, apart_distance, convex_distance};
 pub use super::range::FireRules;
 use super::range::{stand_to_unit, within, within_range};
 use super::sight::{Scratch, Sight, SightOptions, WoodsOnLine, nearest_first, prepare, stand_sight, woodiest};
-use super::situation::{Situation, UnitInfo};
+use super::situation::{Situation, StandRec, UnitInfo};
 
 /// What the rules engine has decided before the geometry is asked.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -138,19 +139,23 @@ impl FireGeometry {
 
 /// The stand-by-stand work behind every fire question. With `report`, every stand's sight is
 /// traced and blockers named; without, only bearing stands look, and stop at the first clear line.
-/// `unit_arc` is the firer's [`Arc::of_unit`], worked out once by callers that assess many targets.
-pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool, unit_arc: Option<Arc>) -> FireGeometry {
-    let (fu, tu) = (s.unit(firer), s.unit(target));
+/// `arcs` are the firer's stands' arcs ([`arcs_of`]), worked out once by callers that assess many targets.
+/// `stands` is space for the answer's stands (emptied first), so a sweep can reuse one.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usize, opts: FireOptions, report: bool, arcs: &[Option<Arc>], mut stands: Vec<StandFire>) -> FireGeometry {
+    let fu = s.unit(firer);
     let rules = opts.rules;
     let mode = (rules.mode)(fu);
     let max = reach_of(fu, opts);
     // 8.11: the target's front lines, for every stand's enfilade.
-    let fronts = front_lines(tu);
+    let (fronts, n) = front_lines_of(s, target);
+    let fronts = &fronts[..n];
     let mut prepared = false;
-    let mut stands = Vec::with_capacity(fu.stands.len());
+    stands.clear();
+    stands.reserve(fu.stands.len());
     for (i, st) in s.unit_stands(firer).iter().enumerate() {
         let range = stand_to_unit(s, (firer, i), target);
-        let arc = if mode == FireMode::PerStand { Some(Arc::of_stand(&st.footprint)) } else { unit_arc };
+        let arc = arcs[i];
         let (mut in_arc, mut bears) = (false, false);
         // A stand farther than its range from the whole target cannot bear on any part of it.
         let may_bear = max.is_some_and(|m| within(rules, range, m));
@@ -164,7 +169,9 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
                 continue;
             }
             in_arc = true;
-            bears |= may_bear && max.is_some_and(|m| within(rules, convex_distance(&st.corners, &sc.clip), m));
+            // Boxes apart need no overlap test (as `stand_to_unit`).
+            let distance = || if st.bbox.gap_squared(&Aabb::of(&sc.clip)) > EPS * EPS { apart_distance(&st.corners, &sc.clip) } else { convex_distance(&st.corners, &sc.clip) };
+            bears |= may_bear && max.is_some_and(|m| within(rules, distance(), m));
         }
         let sight = (report || bears).then(|| {
             if !prepared {
@@ -173,10 +180,35 @@ pub(crate) fn assess(s: &Situation, sc: &mut Scratch, firer: usize, target: usiz
             }
             stand_sight(s, sc, firer, i, opts.sight(), report)
         });
-        stands.push(StandFire { stand: i, figures: fu.stands[i].figures, range, in_arc, bears, sight, enfilade: behind_lines(&fronts, st.footprint.centre) });
+        stands.push(StandFire { stand: i, figures: fu.stands[i].figures, range, in_arc, bears, sight, enfilade: behind_lines(fronts, st.footprint.centre) });
     }
     let range = stands.iter().map(|f| f.range).fold(f32::INFINITY, f32::min);
     FireGeometry { firer, target, mode, range, in_range: within_range(rules, fu, range, opts.extra_range), in_arc: stands.iter().any(|f| f.in_arc), stands }
+}
+
+/// Each stand's arc (8.1): its own or its unit's ([`Arc::of_unit`]), by the firer's fire mode.
+fn arcs_of(s: &Situation, firer: usize, opts: FireOptions, out: &mut Vec<Option<Arc>>) {
+    let fu = s.unit(firer);
+    out.clear();
+    if (opts.rules.mode)(fu) == FireMode::PerStand {
+        out.extend(fu.stands.iter().map(|st| Some(Arc::of_stand(&st.footprint))));
+    } else {
+        let arc = Arc::of_unit(fu);
+        out.extend(fu.stands.iter().map(|_| arc));
+    }
+}
+
+/// [`super::aspect::front_lines`] of a unit from the table's stands, whose forward vectors are worked out
+/// already (the same numbers to the bit: `Footprint::front_centre`'s arithmetic), without a list.
+fn front_lines_of(s: &Situation, unit: usize) -> ([(Vec2, Vec2); 2], usize) {
+    let line = |st: &StandRec| (st.footprint.centre + st.forward * (st.footprint.depth / 2.0), st.forward);
+    let stands = s.unit_stands(unit);
+    match stands {
+        [] => ([(Vec2::ZERO, Vec2::ZERO); 2], 0),
+        [only] => ([line(only); 2], 1),
+        [first, ..] if s.unit(unit).in_column() => ([line(first); 2], 1),
+        [first, .., last] => ([line(first), line(last)], 2),
+    }
 }
 
 /// The longest the unit fires (None for a unit that cannot fire at all).
@@ -195,7 +227,9 @@ fn beyond_reach(s: &Situation, firer: usize, target: usize, max: f32) -> bool {
 
 /// Everything about one unit firing on another, every stand's sight traced and blockers named.
 pub fn fire_geometry(s: &Situation, firer: usize, target: usize, opts: FireOptions) -> FireGeometry {
-    assess(s, &mut Scratch::default(), firer, target, opts, true, Arc::of_unit(s.unit(firer)))
+    let mut arcs = Vec::new();
+    arcs_of(s, firer, opts, &mut arcs);
+    assess(s, &mut Scratch::default(), firer, target, opts, true, &arcs, Vec::new())
 }
 
 /// One cell of the eligibility matrix: a firer and an enemy unit within its range.
@@ -222,6 +256,7 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
     let mut sc = Scratch::default();
     let mut out = Vec::new();
     let mut near: Vec<usize> = Vec::new();
+    let (mut stands, mut arcs) = (Vec::new(), Vec::new());
     for (f, fu) in s.units().iter().enumerate() {
         let Some(max) = reach_of(fu, opts) else { continue };
         let (_, cf, rf) = s.spans[f];
@@ -234,16 +269,19 @@ pub fn eligibility(s: &Situation, opts: FireOptions) -> Vec<Eligible> {
             }
         });
         near.sort_unstable();
-        let unit_arc = Arc::of_unit(fu);
+        arcs_of(s, f, opts, &mut arcs);
         for &t in &near {
-            let g = assess(s, &mut sc, f, t, opts, false, unit_arc);
-            if !g.in_range {
-                continue;
+            let g = assess(s, &mut sc, f, t, opts, false, &arcs, std::mem::take(&mut stands));
+            if g.in_range {
+                let count = |it: &mut dyn Iterator<Item = &StandFire>| it.fold((0, 0), |(n, k), x| (n + 1, k + x.figures));
+                let (stands_bearing, figures_bearing) = count(&mut g.bearing());
+                let (stands_firing, figures_firing) = count(&mut g.firing());
+                // 8.11 as `FireGeometry::enfilade`: each stand's flag was worked out from the same front lines.
+                let mut considered = g.considering().peekable();
+                let enfilade = considered.peek().is_some() && considered.all(|x| x.enfilade);
+                out.push(Eligible { firer: f, target: t, range: g.range, in_arc: g.in_arc, stands_bearing, figures_bearing, stands_firing, figures_firing, woods_in: g.woods_in(), enfilade });
             }
-            let count = |it: &mut dyn Iterator<Item = &StandFire>| it.fold((0, 0), |(n, k), x| (n + 1, k + x.figures));
-            let (stands_bearing, figures_bearing) = count(&mut g.bearing());
-            let (stands_firing, figures_firing) = count(&mut g.firing());
-            out.push(Eligible { firer: f, target: t, range: g.range, in_arc: g.in_arc, stands_bearing, figures_bearing, stands_firing, figures_firing, woods_in: g.woods_in(), enfilade: g.enfilade(s) });
+            stands = g.stands;
         }
     }
     out
@@ -268,10 +306,11 @@ pub fn targets(s: &Situation, firer: usize, opts: FireOptions) -> Vec<TargetChoi
     // A unit beyond the firer's reach has no stand bearing on it (so none firing): only those
     // within it are assessed.
     let Some(max) = reach_of(s.unit(firer), opts) else { return Vec::new() };
-    let unit_arc = Arc::of_unit(s.unit(firer));
+    let mut arcs = Vec::new();
+    arcs_of(s, firer, opts, &mut arcs);
     let mut list: Vec<TargetChoice> = (0..s.units().len())
         .filter(|&t| s.unit(t).side != side && !beyond_reach(s, firer, t, max))
-        .map(|t| assess(s, &mut sc, firer, t, opts, false, unit_arc))
+        .map(|t| assess(s, &mut sc, firer, t, opts, false, &arcs, Vec::new()))
         .filter(|g| g.firing().next().is_some())
         .map(|g| TargetChoice {
             target: g.target,
@@ -488,5 +527,37 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert_eq!((m[0].firer, m[0].figures_firing, m[0].enfilade), (0, 16, false));
         assert_eq!((m[1].firer, m[1].stands_firing), (1, 1));
+    }
+
+    #[test]
+    fn the_sweep_sees_as_the_full_trace_does() {
+        // Issue 20: without a report (the eligibility matrix, targets), a bearing stand's sight
+        // takes shortcuts: a stand that a wall of near stands surely blinds is not traced line
+        // by line, and lines test only the stands near the wedge that holds the target. With a
+        // report every line is traced. Stand by stand on the generated battle, turned and
+        // shifted as well, small arms and ball, both say the same.
+        let battle = crate::rules::otp::fire::battle::battle();
+        let mut compared = 0;
+        for s in [battle.clone(), battle.transformed(37.0, Vec2::new(-50.0, 80.0))] {
+            for ball in [false, true] {
+                let opts = FireOptions { ball, ..FireOptions::new(&FIRE) };
+                let (mut sc, mut arcs) = (Scratch::default(), Vec::new());
+                for f in 0..s.units().len() {
+                    let Some(max) = reach_of(s.unit(f), opts) else { continue };
+                    arcs_of(&s, f, opts, &mut arcs);
+                    for t in (0..s.units().len()).filter(|&t| s.unit(t).side != s.unit(f).side && !beyond_reach(&s, f, t, max)) {
+                        let quick = assess(&s, &mut sc, f, t, opts, false, &arcs, Vec::new());
+                        let full = fire_geometry(&s, f, t, opts);
+                        for (q, w) in quick.stands.iter().zip(&full.stands) {
+                            let Some(v) = &q.sight else { continue };
+                            let x = w.sight.as_ref().unwrap();
+                            assert_eq!((v.clear, v.woods, v.to), (x.clear, x.woods, x.to), "{f} on {t}, stand {}, ball {ball}", q.stand);
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 2000, "only {compared} sights compared");
     }
 }

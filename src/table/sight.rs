@@ -95,8 +95,22 @@ pub(crate) struct Scratch {
     stands: Vec<usize>,
     features: Vec<usize>,
     hills: Vec<usize>,
-    /// The target's sample points (`target_samples`), the same for every firing stand.
+    /// The target of the pair.
+    target: usize,
+    /// Every target's sample points (`target_samples`), worked out when a line is first traced
+    /// to it and kept for the other firers (a scratch space serves one table): where each
+    /// unit's lie in `samples` (none yet: `u32::MAX`), and the points.
+    sampled: Vec<(u32, u32)>,
     samples: Vec<Vec2>,
+    /// The target's circle (centre, radius), and its stands' corners: every sample point lies
+    /// within their hull.
+    aim: Vec2,
+    reach: f32,
+    corners: Vec<Vec2>,
+    /// Stretches of bearing from a firing stand that single stands cover ([`shadowed`]).
+    walls: Vec<(f32, f32)>,
+    /// Of `stands`, those a line from the firing stand to the target may come near ([`shadowed`]).
+    view: Vec<usize>,
     /// The stand (flat index) that blocked the last line: lines to neighbouring points mostly
     /// cross the same stand, so it is tried first.
     blocker: Option<usize>,
@@ -109,7 +123,6 @@ pub(crate) struct Scratch {
 /// Points on the target that a sight line may reach: corners, and along every edge at most 1"
 /// apart (so a long artillery front or a 2" stand has points between its corners).
 fn target_samples(s: &Situation, target: usize, out: &mut Vec<Vec2>) {
-    out.clear();
     for st in s.unit_stands(target) {
         let c = &st.corners;
         for i in 0..4 {
@@ -145,7 +158,10 @@ impl Scratch {
         });
         self.near_features(s, area);
         self.blocker = None;
-        target_samples(s, target, &mut self.samples);
+        self.target = target;
+        (self.aim, self.reach) = (cb, rb);
+        self.corners.clear();
+        self.corners.extend(s.unit_stands(target).iter().flat_map(|st| st.corners));
     }
 
     /// The features within `area` that matter to sight, and the hills within it.
@@ -323,10 +339,121 @@ fn stand_blocks(s: &Situation, i: usize, a: Vec2, b: Vec2, len: f32, ea: u32, op
 /// prepared for the pair ([`prepare`]).
 pub(crate) fn stand_sight(s: &Situation, sc: &mut Scratch, firer: usize, stand: usize, opts: SightOptions, report: bool) -> Sight {
     let st = s.unit_stands(firer)[stand];
+    let (a, ea) = (st.footprint.centre, st.elevation);
+    // Without a report, a stand that surely sees nothing need not trace each line to find it.
+    if !report && shadowed(s, sc, a, ea, opts) {
+        return Sight::default();
+    }
+    // Then its lines need test only the stands they may come near (every one, for a report).
+    if !report {
+        std::mem::swap(&mut sc.stands, &mut sc.view);
+    }
+    let t = sc.target;
+    if sc.sampled.len() <= t {
+        sc.sampled.resize(s.units().len().max(t + 1), (u32::MAX, u32::MAX));
+    }
+    if sc.sampled[t].0 == u32::MAX {
+        let start = sc.samples.len();
+        target_samples(s, t, &mut sc.samples);
+        sc.sampled[t] = (start as u32, sc.samples.len() as u32);
+    }
+    let (from, to) = sc.sampled[t];
     let samples = std::mem::take(&mut sc.samples);
-    let sight = best_line(s, sc, st.footprint.centre, st.elevation, &samples, opts, report);
+    let sight = best_line(s, sc, a, ea, &samples[from as usize..to as usize], opts, report);
     sc.samples = samples;
+    if !report {
+        std::mem::swap(&mut sc.stands, &mut sc.view);
+    }
     sight
+}
+
+/// What [`shadowed`] asks of a stand's wall: `a` and the target this far beyond its front and
+/// rear edges, and the wall's ends this far ahead of `a`.
+const SHADOW_MARGIN: f32 = 0.01;
+
+/// True when every line from `a` (ground level `ea`) to the target's `samples` is surely blocked
+/// by some stand near the pair (8.8), found without tracing them one by one; false says only
+/// that the lines must be traced. Each stand stands for a wall along its middle, from end to
+/// end of its front and half an `EPS` beyond: a line crossing that wall, with `a` and the target
+/// on either side beyond the stand's front and rear edges, runs inside the stand (widened by
+/// `EPS` at each end, as [`stand_blocks`] widens it) at least half its depth or half its
+/// frontage, far more than the `EPS` that blocks, and rounding cannot change that. Seen from
+/// `a`, each wall covers a stretch of bearing; when the walls cover every sample's bearing
+/// without a gap (the stands of a line overlap by an `EPS` at their seams), every line is
+/// blocked, as [`line`] would find one by one. Not for sight over lower stands (a commander's),
+/// which depends on where a line leaves the stand.
+///
+/// On the way, `view` gets the stands a line may come near: all but those whose circle (grown
+/// by `EPS` and a margin) lies wholly outside the wedge from `a` that holds the target's
+/// corners, and with them every line (`stand_blocks` finds them farther than that).
+fn shadowed(s: &Situation, sc: &mut Scratch, a: Vec2, ea: u32, opts: SightOptions) -> bool {
+    sc.view.clear();
+    if opts.sight_only || sc.stands.is_empty() {
+        sc.view.extend_from_slice(&sc.stands);
+        return false;
+    }
+    let d = (sc.aim - a).normalize_or_zero();
+    // Bearings as the tangent off the direction to the target's centre, for points ahead of `a`:
+    // along a segment ahead of `a` it runs one way, so the samples' (on the target's stands'
+    // edges) lie within the corners'.
+    let bearing = |p: Vec2| {
+        let v = p - a;
+        let x = v.dot(d);
+        (x > SHADOW_MARGIN).then(|| d.perp_dot(v) / x)
+    };
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for &p in &sc.corners {
+        let Some(u) = bearing(p) else {
+            sc.view.extend_from_slice(&sc.stands);
+            return false;
+        };
+        lo = lo.min(u);
+        hi = hi.max(u);
+    }
+    // The wedge's edges, y = lo x and y = hi x (x along `d`, y across), a distance from them
+    // being (y - hi x) / kh and (lo x - y) / kl.
+    let (kl, kh) = ((1.0 + lo * lo).sqrt(), (1.0 + hi * hi).sqrt());
+    let (cb, rb) = (sc.aim, sc.reach);
+    sc.walls.clear();
+    for &i in &sc.stands {
+        let st = &s.stands[i];
+        let c = st.footprint.centre;
+        let (x, y) = ((c - a).dot(d), d.perp_dot(c - a));
+        let far = st.radius + EPS + SHADOW_MARGIN;
+        if x < -far || y - hi * x > far * kh || lo * x - y > far * kl {
+            continue;
+        }
+        sc.view.push(i);
+        let band = st.footprint.depth / 2.0 + SHADOW_MARGIN;
+        let side = (a - c).dot(st.forward);
+        // `a` on one side of the stand, the whole target (by its circle, else corner by corner) on the other.
+        if side.abs() < band
+            || (opts.ball && st.elevation < ea) // 8.9: fired over
+            || ((cb - c).dot(st.forward) * side.signum() > -band - rb && sc.corners.iter().any(|&q| (q - c).dot(st.forward) * side.signum() > -band))
+        {
+            continue;
+        }
+        let half = st.right * (st.footprint.frontage / 2.0 + EPS / 2.0);
+        if let (Some(u0), Some(u1)) = (bearing(c - half), bearing(c + half)) {
+            sc.walls.push((u0.min(u1), u0.max(u1)));
+        }
+    }
+    // Covered from `lo` up to `reached` so far: a wall reaching on from there takes it further.
+    let mut reached = lo;
+    loop {
+        let before = reached;
+        for &(w0, w1) in &sc.walls {
+            if w0 <= reached && w1 > reached {
+                reached = w1;
+            }
+        }
+        if reached >= hi {
+            return true;
+        }
+        if reached == before {
+            return false;
+        }
+    }
 }
 
 /// The clear line from `a` (ground level `ea`) to one of `samples` that crosses the least woods

@@ -238,7 +238,9 @@ impl Grid {
     }
 
     fn clamp_cell(&self, v: f32, n: usize) -> usize {
-        ((v / self.cell).floor().max(0.0) as usize).min(n - 1)
+        // The cast truncates towards zero and takes anything negative (or NaN) to 0: as `floor`
+        // then `max(0.0)`, without the call.
+        ((v / self.cell) as usize).min(n - 1)
     }
 
     fn cell_index(&self, p: Vec2) -> usize {
@@ -256,8 +258,8 @@ impl Grid {
         if hi.x < 0.0 || hi.y < 0.0 || lo.x > self.cols as f32 * self.cell || lo.y > self.rows as f32 * self.cell {
             return;
         }
+        let (c0, c1) = (self.clamp_cell(lo.x, self.cols), self.clamp_cell(hi.x, self.cols));
         for r in self.clamp_cell(lo.y, self.rows)..=self.clamp_cell(hi.y, self.rows) {
-            let (c0, c1) = (self.clamp_cell(lo.x, self.cols), self.clamp_cell(hi.x, self.cols));
             let (s, e) = (self.starts[r * self.cols + c0] as usize, self.starts[r * self.cols + c1 + 1] as usize);
             self.items[s..e].iter().for_each(|&i| f(i as usize));
         }
