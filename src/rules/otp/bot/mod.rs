@@ -622,6 +622,43 @@ mod tests {
         assert!(out.iter().any(|(u, _)| u == "Right Foot"), "{out:?}");
     }
 
+    // OTP 10.1: a unit carries one Morale Marker, so a second is worth nothing. Of two like
+    // militia, the standard player's guns fire at the one without a marker, though the marked one is
+    // the better shot by figures and would be chosen if its marker counted.
+    #[test]
+    fn a_marker_counts_for_nothing_on_a_target_that_has_one() {
+        let src = r#"(
+    name: "two militia", table: (width: 72.0, depth: 48.0), turn_limit: Some(10),
+    sides: [
+        (name: "British", posture: Some(Defend), brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((36.0, 10.0))),
+            units: [(name: "Royal Artillery", type: Line, arm: Artillery(gun: Light), figures: 2, formation: Unlimbered, at: (36.0, 20.0), facing: 0.0)])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Militia, rating: Some(Aggressive), at: Some((36.0, 40.0))),
+            units: [
+                (name: "Alpha Militia", type: Militia, arm: Infantry, weapon: Some(Musket), figures: 8, formation: Line, at: (33.5, 23.0), facing: 180.0, morale_marker: true),
+                (name: "Zulu Militia", type: Militia, arm: Infantry, weapon: Some(Musket), figures: 8, formation: Line, at: (38.5, 23.0), facing: 180.0),
+            ])]),
+    ],
+)"#;
+        let scenario = crate::scenario::parse(src, "two.ron").unwrap_or_else(|e| panic!("{e}"));
+        let mut g = Game::new(scenario, 1, Charts::embedded().clone());
+        crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
+        crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+        // Each shot's worth as the player weighs it with a marker counted: expected figures plus
+        // half the chance of a marker. The marked militia is the better shot by figures (its
+        // marker makes it easier to hit), and would be chosen if its marker counted.
+        let worth = |target: &str| {
+            let p = g.fire_preview("Royal Artillery", target, None).expect("in reach");
+            let kills: f64 = p.outcomes.iter().map(|o| o.probability * o.kills as f64).sum();
+            (kills, kills + 0.5 * p.outcomes.iter().filter(|o| o.morale_marker).map(|o| o.probability).sum::<f64>())
+        };
+        let (alpha, zulu) = (worth("Alpha Militia"), worth("Zulu Militia"));
+        assert!(alpha.0 > zulu.0 && alpha.1 > zulu.1, "{alpha:?} {zulu:?}");
+        let (a, why) = standard::Standard::new(false).decide(&g).expect("a decision");
+        assert_eq!(a, Action::fire("Royal Artillery", "Zulu Militia"), "{why}");
+    }
+
     // OTP 8.x, 9.x: the standard player gives a reason with every action, the same seed plays
     // the same game, and its reasons name the rules' numbers (odds) or the scenario (objectives).
     #[test]
