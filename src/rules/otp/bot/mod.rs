@@ -493,6 +493,16 @@ mod tests {
         assert!(moves > 0 && making_for > 0, "{moves} moves, {making_for} toward an objective before the end");
     }
 
+    /// A game of the scenario in `src` (named `file` in errors), seed 1, begun, with `brigade`'s
+    /// chit drawn.
+    fn activated(src: &str, file: &str, brigade: &str) -> Game {
+        let scenario = crate::scenario::parse(src, file).unwrap_or_else(|e| panic!("{e}"));
+        let mut g = Game::new(scenario, 1, Charts::embedded().clone());
+        crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
+        crate::rules::otp::engine::testing::activate(&mut g, brigade);
+        g
+    }
+
     // OTP 9.4, 4.5: an attacker pressed for time (a two-turn game) charges the militia between
     // it and the objective, counting the chance that they give way without a melee — the
     // preview's own reaction odds, named in its reason.
@@ -510,10 +520,7 @@ mod tests {
             units: [(name: "Militia", type: Militia, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (36.0, 26.0), facing: 180.0)])]),
     ],
 )"#;
-        let scenario = crate::scenario::parse(src, "militia.ron").unwrap_or_else(|e| panic!("{e}"));
-        let mut g = Game::new(scenario, 1, Charts::embedded().clone());
-        crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
-        crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+        let mut g = activated(src, "militia.ron", "Redcoats");
         let p = g.charge_preview("Grenadiers", "Militia", ChargeOptions::default()).unwrap();
         let gives_way = 1.0 - p.reaction.as_ref().expect("militia react (9.4)").stands();
         let (a, why) = standard::Standard::new(false).decide(&g).expect("a decision");
@@ -548,10 +555,7 @@ mod tests {
             )
         };
         let first = |file: &str| {
-            let scenario = crate::scenario::parse(file, "farm.ron").unwrap_or_else(|e| panic!("{e}"));
-            let mut g = Game::new(scenario, 1, Charts::embedded().clone());
-            crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
-            crate::rules::otp::engine::testing::activate(&mut g, "Reserve");
+            let g = activated(file, "farm.ron", "Reserve");
             standard::Standard::new(false).decide(&g).expect("a decision")
         };
         // The Continentals stand in the farm: the reserve marches on it.
@@ -595,10 +599,7 @@ mod tests {
         };
         // The Redcoats' activation under the standard player: each unit's move and its reason.
         let moves = |file: &str| {
-            let scenario = crate::scenario::parse(file, "ford.ron").unwrap_or_else(|e| panic!("{e}"));
-            let mut g = Game::new(scenario, 1, Charts::embedded().clone());
-            crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
-            crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+            let mut g = activated(file, "ford.ron", "Redcoats");
             let mut p = standard::Standard::new(false);
             let mut out = Vec::new();
             while let Some((a, why)) = p.decide(&g) {
@@ -641,10 +642,7 @@ mod tests {
             ])]),
     ],
 )"#;
-        let scenario = crate::scenario::parse(src, "two.ron").unwrap_or_else(|e| panic!("{e}"));
-        let mut g = Game::new(scenario, 1, Charts::embedded().clone());
-        crate::rules::otp::engine::testing::ok(&mut g, Action::StartGame);
-        crate::rules::otp::engine::testing::activate(&mut g, "Redcoats");
+        let g = activated(src, "two.ron", "Redcoats");
         // Each shot's worth as the player weighs it with a marker counted: expected figures plus
         // half the chance of a marker. The marked militia is the better shot by figures (its
         // marker makes it easier to hit), and would be chosen if its marker counted.
