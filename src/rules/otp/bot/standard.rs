@@ -294,6 +294,19 @@ enum Late {
     Go { at: Vec2, gap: f32, why: String },
 }
 
+/// Turns still to play, this one included (4.5 counts the objectives at the end of the last).
+fn turns_left(g: &Game) -> f32 {
+    (g.scenario().turn_limit.unwrap_or(10) + 1).saturating_sub(g.turn()) as f32
+}
+
+/// How far the unit's front is from standing in an objective, and the turns that takes at its
+/// normal move.
+fn way_to(g: &Game, me: &Seen, at: Vec2, radius: f32) -> (f32, f32) {
+    let step = g.normal_move(me.entity, g.unit(me.entity).formation).max(1.0);
+    let gap = (me.front().distance(at) - radius + 0.5).max(0.0);
+    (gap, (gap / step).ceil())
+}
+
 /// 4.5 in the last turns: a unit inside an objective stays; else it makes for the objective where
 /// a stand of its side changes the count most for the turns it takes — one the enemy alone
 /// holds (its points denied), one nobody holds (its points taken) — among those it can reach
@@ -304,9 +317,7 @@ fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
         return Some(Late::Stay);
     }
     let sides = g.scenario().sides.len();
-    let turns_left = (g.scenario().turn_limit.unwrap_or(10) + 1).saturating_sub(g.turn()) as f32;
-    let step = g.normal_move(me.entity, g.unit(me.entity).formation).max(1.0);
-    let front = me.front();
+    let turns_left = turns_left(g);
     objectives
         .iter()
         .filter_map(|o| {
@@ -319,8 +330,7 @@ fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
                 (0, _) => (o.points as f32 * 1.2, "the enemy alone holds it"),
                 _ => return None,
             };
-            let gap = (front.distance(at) - o.radius + 0.5).max(0.0);
-            let turns = (gap / step).ceil();
+            let (gap, turns) = way_to(g, me, at, o.radius);
             (turns <= turns_left).then(|| (swing / (1.0 + turns), at, gap, format!("makes for {} before the end: {what}, {} VP (4.5)", o.name, o.points)))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -347,8 +357,7 @@ fn detached(g: &Game, seen: &[Seen], me: &Seen, goal: Option<&Goal>) -> Option<L
     if gun(me) {
         return None;
     }
-    let turns_left = (g.scenario().turn_limit.unwrap_or(10) + 1).saturating_sub(g.turn()) as f32;
-    let step = g.normal_move(me.entity, g.unit(me.entity).formation).max(1.0);
+    let turns_left = turns_left(g);
     objectives
         .iter()
         .filter(|o| automatic::holders(seen, Vec2::from(o.at), o.radius, sides).iter().all(|&n| n == 0) && free(o))
@@ -361,8 +370,7 @@ fn detached(g: &Game, seen: &[Seen], me: &Seen, goal: Option<&Goal>) -> Option<L
         })
         .filter_map(|o| {
             let at = Vec2::from(o.at);
-            let gap = (me.front().distance(at) - o.radius + 0.5).max(0.0);
-            let needs = (gap / step).ceil();
+            let (gap, needs) = way_to(g, me, at, o.radius);
             (needs <= turns_left && needs + 3.0 >= turns_left).then(|| (o.points, at, gap, format!("goes to take {}: nobody holds it and no enemy is near, {} VP (4.5)", o.name, o.points)))
         })
         .max_by_key(|(points, ..)| *points)
@@ -442,8 +450,7 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
     // Turns the brigade needs to reach its objective at its slowest unit's normal move.
     let pace = mine.iter().map(|u| g.normal_move(u.entity, g.unit(u.entity).formation)).fold(f32::INFINITY, f32::min).clamp(1.0, 12.0);
     let needs = goal.as_ref().map_or(0.0, |goal| ((goal.at.distance(centre) - goal.radius).max(0.0) / pace).ceil());
-    let turns_left = (turn_limit + 1).saturating_sub(g.turn()) as f32;
-    let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left);
+    let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left(g));
     Plan { stance, late, pressed, look_ahead, goal, centre }
 }
 
