@@ -623,6 +623,96 @@ mod tests {
         assert!(out.iter().any(|(u, _)| u == "Right Foot"), "{out:?}");
     }
 
+    /// The moves the standard player makes in `brigade`'s first activation of the game in
+    /// `src`, each with its reason, and the game after them.
+    fn first_moves(src: &str, file: &str, brigade: &str) -> (Vec<(String, String)>, Game) {
+        let mut g = activated(src, file, brigade);
+        let mut p = standard::Standard::new(false);
+        let mut out = Vec::new();
+        while let Some((a, why)) = p.decide(&g) {
+            if a == Action::EndActivation {
+                break;
+            }
+            if let Action::Move { unit, .. } = &a {
+                out.push((unit.clone(), why.clone()));
+            }
+            g.apply(a).expect("never refused");
+        }
+        (out, g)
+    }
+
+    /// Where a unit's front is now.
+    fn front_of(g: &Game, unit: &str) -> Vec2 {
+        let e = g.unit_entity(unit).expect("a unit");
+        crate::rules::automatic::seen(g).into_iter().find(|s| s.entity == e).expect("seen").front()
+    }
+
+    // OTP 6.5: no unit passes through another, its own included. A battalion drawn up right
+    // behind its own guns, its objective straight ahead past them, cannot move at it (every
+    // move forward, oblique or wheel runs into the guns); it side-steps clear of them (6.3)
+    // instead of standing behind them all game.
+    #[test]
+    fn a_battalion_behind_its_own_guns_steps_round_them() {
+        let src = r#"(
+    name: "guns in front", table: (width: 72.0, depth: 48.0), turn_limit: Some(10),
+    objectives: [(name: "Ridge", at: (36.0, 40.0), radius: 4.0, points: 2)],
+    sides: [
+        (name: "British", posture: Some(Attack), brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((30.0, 4.0))),
+            units: [
+                (name: "Royal Artillery", type: Line, arm: Artillery(gun: Medium), figures: 2, formation: Unlimbered, at: (35.0, 12.0), facing: 0.0),
+                (name: "Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (36.0, 9.0), facing: 0.0),
+            ])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((70.0, 46.0))),
+            units: [(name: "Continentals", type: StateLine, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (36.0, 44.0), facing: 180.0)])]),
+    ],
+)"#;
+        let g = activated(src, "guns.ron", "Redcoats");
+        // Straight at the ridge, the guns are in the way (the engine's own refusal, 6.5).
+        let err = g.check_move("Foot", &[MoveStep::Forward(6.0)]).expect_err("the guns are in front");
+        assert!(err.to_string().contains("6.5"), "{err}");
+        let before = front_of(&g, "Foot");
+        let (out, g) = first_moves(src, "guns.ron", "Redcoats");
+        assert!(out.iter().any(|(u, why)| u == "Foot" && why.contains("advances on Ridge")), "{out:?}");
+        // Every move forward runs into the guns: it side-steps clear of them (6.3), and the way
+        // on to the ridge is open for its next move.
+        let after = front_of(&g, "Foot");
+        assert!((after.x - before.x).abs() > 1.0, "{before} -> {after}");
+        let moved = src.replace("at: (36.0, 9.0)", &format!("at: ({}, {})", after.x, after.y));
+        activated(&moved, "guns.ron", "Redcoats").check_move("Foot", &[MoveStep::Forward(6.0)]).expect("the way ahead is clear now");
+    }
+
+    // The way round (automatic::route): an objective nobody holds lies beyond an enemy line that
+    // faces the attacker across the straight way; the attacker goes round the line's end (out of
+    // its 45° arc, 8.x) rather than march along its muskets, and says so. With the line moved off
+    // to the side, the same unit goes straight.
+    #[test]
+    fn an_attacker_goes_round_an_enemy_line_to_an_objective_nobody_holds() {
+        let src = |line_x: f32| {
+            format!(
+                r#"(
+    name: "a line across the way", table: (width: 72.0, depth: 48.0), turn_limit: Some(10),
+    objectives: [(name: "Mill", at: (36.0, 44.0), radius: 3.0, points: 2)],
+    sides: [
+        (name: "British", posture: Some(Attack), brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((30.0, 2.0))),
+            units: [(name: "Grenadiers", type: Line, arm: Infantry, weapon: Some(Musket), figures: 12, formation: Line, at: (36.0, 6.0), facing: 0.0)])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((70.0, 46.0))),
+            units: [(name: "Continentals", type: StateLine, arm: Infantry, weapon: Some(Musket), figures: 16, formation: Line, at: ({line_x}, 24.0), facing: 180.0)])]),
+    ],
+)"#
+            )
+        };
+        let (out, _) = first_moves(&src(36.0), "line.ron", "Redcoats");
+        let why = out.iter().find(|(u, _)| u == "Grenadiers").map(|(_, w)| w.clone()).unwrap_or_default();
+        assert!(why.contains("advances on Mill") && why.contains("going round the enemy's fire"), "{out:?}");
+        let (out, _) = first_moves(&src(66.0), "line.ron", "Redcoats");
+        let why = out.iter().find(|(u, _)| u == "Grenadiers").map(|(_, w)| w.clone()).unwrap_or_default();
+        assert!(why.contains("advances on Mill") && !why.contains("going round"), "{out:?}");
+    }
+
     // OTP 10.1: a unit carries one Morale Marker, so a second is worth nothing. Of two like
     // militia, the standard player's guns fire at the one without a marker, though the marked one is
     // the better shot by figures and would be chosen if its marker counted.

@@ -19,6 +19,7 @@ use bevy::math::Vec2;
 use bevy::prelude::Entity;
 
 use super::{DEPLOY_DISTANCE, shed_marker};
+use crate::rules::automatic::route::{Fire, Going, way};
 use crate::rules::automatic::{self, Seen, Stance};
 use crate::rules::otp::charts::ArmClass;
 use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Removal};
@@ -69,6 +70,10 @@ pub struct Standard {
     /// Each brigade's objective at its last activation: kept unless another is clearly worth
     /// more, so that a brigade does not march to and fro between two.
     goals: Vec<(Entity, String)>,
+    /// The going over the table (the scenario's, worked out once) and the enemy's fire over it
+    /// at the start of this activation: the ways round (automatic::route).
+    going: Option<Going>,
+    fire: Fire,
 }
 
 fn pct(p: f64) -> String {
@@ -102,7 +107,15 @@ impl Standard {
     fn activation(&mut self, g: &Game, chit: u32) -> Option<(Action, String)> {
         let seen = automatic::seen(g);
         let units: Vec<(Entity, String)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.chit == chit)).map(|(e, u)| (e, u.name.clone())).collect();
-        if self.key != Some((g.turn(), chit)) {
+        let fresh = self.key != Some((g.turn(), chit));
+        let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
+        if fresh || self.going.is_none() {
+            let going = self.going.get_or_insert_with(|| Going::of(g.scenario()));
+            let side = units.first().map_or(0, |&(e, _)| g.unit(e).side);
+            let reaches: Vec<(Entity, f32)> = seen.iter().map(|x| (x.entity, s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0))).collect();
+            self.fire = Fire::of(going, &seen, side, |x| reaches.iter().find(|r| r.0 == x.entity).map_or(2.0, |r| r.1));
+        }
+        if fresh {
             self.key = Some((g.turn(), chit));
             self.handled.clear();
             self.plan = units.first().map(|&(e, _)| {
@@ -116,7 +129,6 @@ impl Standard {
                 p
             });
         }
-        let s = std::cell::LazyCell::new(|| Situation::from_world(g.world()));
         let stance = self.plan.as_ref().map_or(Stance::Attack, |p| p.stance);
         // 6.10: a bonus move goes into another charge when one is worth it.
         let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
@@ -166,15 +178,16 @@ impl Standard {
         if let Some(Late::Stay) = late {
             return None;
         }
-        let (target, stop, why) = match (plan.stance, &plan.goal) {
-            _ if let Some(Late::Go { at, gap, why }) = late => (at, gap, why),
+        // (`round`: a way to a place, which may go round the enemy's fire.)
+        let (target, stop, why, round) = match (plan.stance, &plan.goal) {
+            _ if let Some(Late::Go { at, gap, why }) = late => (at, gap, why, true),
             (Stance::Screen, _) | (_, None) => {
                 let (enemy, d) = nearest?;
                 let keep = if ArmClass::from(u.arm) == ArmClass::Cavalry { 4.0 } else { (my_range - 1.0).max(1.5) };
                 if d <= keep + 0.5 {
                     return None;
                 }
-                (enemy.front(), d - keep, format!("closes to its range of {}", enemy.name))
+                (enemy.front(), d - keep, format!("closes to its range of {}", enemy.name), false)
             }
             (stance, Some(goal)) => {
                 if me.within(goal.at, (goal.radius - 0.75).max(0.5)) {
@@ -203,7 +216,7 @@ impl Standard {
                     if ArmClass::from(u.arm) == ArmClass::Cavalry || d <= keep + 0.25 {
                         return None;
                     }
-                    (enemy.front(), d - keep, format!("closes to its range of {}, in the way to {}", enemy.name, goal.name))
+                    (enemy.front(), d - keep, format!("closes to its range of {}, in the way to {}", enemy.name, goal.name), false)
                 } else {
                     let verb = if goal.retake {
                         "counter-attacks to retake"
@@ -212,7 +225,7 @@ impl Standard {
                     } else {
                         "advances on"
                     };
-                    (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points))
+                    (slot, gap, format!("{verb} {}: objective, {} VP", goal.name, goal.points), true)
                 }
             }
         };
@@ -220,6 +233,20 @@ impl Standard {
             return None;
         }
         let full = g.normal_move(e, u.formation);
+        // The cheapest way there over the going and under the enemy's fire (automatic::route):
+        // where it turns off the straight line, the unit heads for the point of it a move away —
+        // when going round saves a quarter of the straight way's cost and more, is no more than
+        // half as long again, and there are turns enough left to walk it; and not where the
+        // enemy stands at the place itself (the fight is there whichever way it goes).
+        let guarded = seen.iter().any(|x| x.side != me.side && x.distance_to(target) <= 6.0);
+        let straight = front.distance(target);
+        let round = self.going.as_ref().filter(|_| round && !guarded).and_then(|going| way(going, &self.fire, front, target, stop.min(full)));
+        let (target, stop, why) = match round {
+            Some(w) if w.turn > 8.0 && w.straight > w.cost * 1.25 + 3.0 && w.length <= 1.5 * straight && w.length <= turns_left(g) * full => {
+                (w.next, w.next.distance(front), format!("{why}, going round the enemy's fire ({:.0}\" round against {:.0}\" straight through it)", w.length, straight))
+            }
+            _ => (target, stop, why),
+        };
         let facing = me.facing();
         let turn = (vector_bearing(target - front) - facing + 540.0).rem_euclid(360.0) - 180.0;
         let want = stop.min(full);
@@ -251,7 +278,29 @@ impl Standard {
         } else if turn.abs() > 135.0 && u.formation == Formation::Line {
             candidates.push(vec![MoveStep::AboutFace]);
         }
-        let legal = candidates.into_iter().filter(|steps| g.check_move(name, steps).is_ok());
+        let allowed = |steps: &Vec<MoveStep>| g.check_move(name, steps).is_ok();
+        let mut legal: Vec<Vec<MoveStep>> = candidates.into_iter().filter(allowed).collect();
+        if legal.is_empty() {
+            // 6.5: no unit passes through another, its own side's included. When every move at
+            // the place is blocked (its own guns in front, the next battalion on its flank), the
+            // move that gains most ground of those the rules allow: the other oblique, straight
+            // on, a wheel and on — not a brigade standing behind its guns all day.
+            let gain = |steps: &Vec<MoveStep>| front.distance(target) - end_of(front, facing, steps).0.distance(target);
+            let mut aside: Vec<Vec<MoveStep>> = Vec::new();
+            for k in [1.0, 0.75, 0.5, 0.25] {
+                for angle in [0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0] {
+                    aside.push(if angle == 0.0 { vec![MoveStep::Forward(want * k)] } else { vec![MoveStep::Oblique { angle, distance: want * k }] });
+                }
+            }
+            for (pivot, angle) in [(End::Right, 45.0), (End::Left, -45.0)] {
+                aside.push(vec![MoveStep::Wheel { pivot, angle }, MoveStep::Forward(want * 0.5)]);
+            }
+            aside.retain(|steps| gain(steps) > 0.25);
+            aside.sort_by(|a, b| gain(b).total_cmp(&gain(a)));
+            // Else a side step (6.3, at half rate) to clear the way for the next move.
+            aside.extend([1.0, -1.0].map(|side| vec![MoveStep::SideStep(side * want / 2.0)]));
+            legal.extend(aside.into_iter().find(allowed));
+        }
         // An attacker takes the fullest move the rules allow (time is what it lacks: 4.5 counts at
         // the end); a defender or screen looking ahead weighs where each move leaves it.
         let steps = if self.look_ahead && plan.stance != Stance::Attack {
@@ -263,7 +312,7 @@ impl Standard {
                 closer * 0.6 + ground * 0.8 - exposed * 0.08
             };
             let stay = score(front, facing);
-            let best = legal.map(|steps| {
+            let best = legal.into_iter().map(|steps| {
                 let (end, f) = end_of(front, facing, &steps);
                 (score(end, f), steps)
             }).max_by(|a, b| a.0.total_cmp(&b.0))?;
@@ -384,6 +433,7 @@ pub(super) fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2,
         match s {
             MoveStep::Forward(d) => p += dir(facing) * *d,
             MoveStep::Oblique { angle, distance } => p += dir(facing + angle) * *distance,
+            MoveStep::SideStep(d) => p += dir(facing + 90.0) * *d,
             MoveStep::Wheel { angle, .. } => facing += angle,
             MoveStep::AboutFace => facing += 180.0,
             _ => {}
@@ -428,6 +478,7 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
                         // A defender holds what is near; an objective already held by others of
                         // its side is worth less to it.
                         Stance::Defend => o.points as f32 * if ours > 0 && d > o.radius + 2.0 { 0.6 } else { 1.0 } / (1.0 + d / 10.0),
+                        // An attacker counts the way there: its going and the enemy's fire on it.
                         _ => o.points as f32 * if ours > 0 && theirs == 0 && d > o.radius + 2.0 { 0.5 } else { 1.0 } / (1.0 + d / 18.0),
                     };
                     // The enemy figures on and close about it (within a move of its edge).

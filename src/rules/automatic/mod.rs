@@ -15,6 +15,8 @@ use crate::scenario::model::{Arm, ObstacleKind, Posture, Scenario, Terrain};
 use crate::scenario::spawn::{Brigade, Unit};
 use crate::table::footprint::{Footprint, vector_bearing};
 
+pub mod route;
+
 /// How well an automatic player plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub enum Level {
@@ -233,7 +235,7 @@ pub fn stance(scenario: &Scenario, side: usize, brigade: &str, turn: u32) -> Sta
     }
 }
 
-fn inside(poly: &[crate::scenario::model::Point], p: Vec2) -> bool {
+pub(crate) fn inside(poly: &[crate::scenario::model::Point], p: Vec2) -> bool {
     let pts: Vec<Vec2> = poly.iter().map(|&q| Vec2::from(q)).collect();
     let mut inside = false;
     let n = pts.len();
@@ -282,27 +284,30 @@ pub fn ground(scenario: &Scenario, p: Vec2) -> (f32, Vec<String>) {
 
 /// How exposed a unit of `side` would be at `at` facing `facing`: the enemy units whose front
 /// (a 45° arc either side of their facing, within `reach` inches) covers the place, each
-/// counted by its figures, doubled when it stands off the unit's own front (enfilade).
+/// counted by its figures ([`bearing_on`]), doubled when it stands off the unit's own front
+/// (enfilade).
 pub fn exposure(units: &[Seen], side: usize, at: Vec2, facing: f32, reach: impl Fn(&Seen) -> f32) -> f32 {
     units
         .iter()
         .filter(|e| e.side != side)
         .map(|e| {
-            let from = e.front();
-            let d = from.distance(at);
-            let r = reach(e);
-            if d > r || d < 1e-3 {
-                return 0.0;
-            }
-            let off_their_front = angle_between(vector_bearing(at - from), e.facing());
-            if off_their_front > 50.0 {
-                return 0.0;
-            }
-            let off_my_front = angle_between(vector_bearing(from - at), facing);
+            let off_my_front = angle_between(vector_bearing(e.front() - at), facing);
             let enfilade = if off_my_front > 60.0 { 2.0 } else { 1.0 };
-            e.figures as f32 * enfilade * (1.0 - 0.5 * d / r)
+            bearing_on(e, at, reach(e)) * enfilade
         })
         .sum()
+}
+
+/// The figures of unit `e` that bear on `at`: its figures if the place is in its front arc (45°
+/// either side of its facing, a little over for the width of its line) and within its reach
+/// `r`, half that at the edge of its range; none otherwise.
+pub fn bearing_on(e: &Seen, at: Vec2, r: f32) -> f32 {
+    let from = e.front();
+    let d = from.distance(at);
+    if d > r || d < 1e-3 || angle_between(vector_bearing(at - from), e.facing()) > 50.0 {
+        return 0.0;
+    }
+    e.figures as f32 * (1.0 - 0.5 * d / r)
 }
 
 /// The angle between two bearings, 0–180°.
