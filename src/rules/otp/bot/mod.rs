@@ -713,6 +713,37 @@ mod tests {
         assert!(why.contains("advances on Mill") && !why.contains("going round"), "{out:?}");
     }
 
+    // OTP 4.5: in the last turns only who stands in the objectives counts. Dragoons that can
+    // still reach an objective nobody holds ride for it rather than charge militia standing in
+    // no objective on the way; ten turns from the end, the same dragoons charge them.
+    #[test]
+    fn in_the_last_turns_a_unit_rides_for_an_empty_objective_rather_than_charge() {
+        let src = |turns: u32| {
+            format!(
+                r#"(
+    name: "the last ride", table: (width: 72.0, depth: 48.0), turn_limit: Some({turns}),
+    objectives: [(name: "Ford", at: (36.0, 32.0), radius: 3.0, points: 1)],
+    sides: [
+        (name: "British", posture: Some(Attack), brigades: [(name: "Horse", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((36.0, 4.0))),
+            units: [(name: "Dragoons", type: Line, arm: Cavalry, weapon: Some(Carbine), figures: 8, formation: Line, at: (36.0, 10.0), facing: 0.0)])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Militia, rating: Some(Aggressive), at: Some((70.0, 46.0))),
+            units: [(name: "Militia", type: Militia, arm: Infantry, weapon: Some(Musket), figures: 8, formation: Line, at: (28.0, 16.0), facing: 180.0)])]),
+    ],
+)"#
+            )
+        };
+        let first = |turns: u32| {
+            let g = activated(&src(turns), "ride.ron", "Horse");
+            standard::Standard::new(false).decide(&g).expect("a decision")
+        };
+        let (a, why) = first(2);
+        assert!(matches!(&a, Action::Move { unit, .. } if unit == "Dragoons") && why.contains("makes for Ford before the end: nobody holds it"), "{a:?}: {why}");
+        let (a, why) = first(10);
+        assert_eq!(a, Action::Charge { unit: "Dragoons".into(), target: "Militia".into() }, "{why}");
+    }
+
     // OTP 10.1: a unit carries one Morale Marker, so a second is worth nothing. Of two like
     // militia, the standard player's guns fire at the one without a marker, though the marked one is
     // the better shot by figures and would be chosen if its marker counted.

@@ -132,7 +132,7 @@ impl Standard {
         let stance = self.plan.as_ref().map_or(Stance::Attack, |p| p.stance);
         // 6.10: a bonus move goes into another charge when one is worth it.
         let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
-        if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, &seen, *e, name, stance, self.plan.as_ref())) {
+        if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, &seen, *e, name, stance, self.plan.as_ref(), false)) {
             return Some(a);
         }
         for (e, name) in units {
@@ -149,9 +149,12 @@ impl Standard {
             self.handled.push(name.clone());
             let plan = self.plan.clone();
             let p = plan.as_ref();
+            // A unit on its way to an objective nobody holds, for the count at the end (4.5), goes:
+            // it charges only an enemy standing in an objective, and stops for no telling shot.
+            let on_errand = p.zip(seen.iter().find(|x| x.entity == e)).is_some_and(|(p, me)| matches!(errand(g, &seen, me, p), Some(Late::Go { free: true, .. })));
             // A telling shot first; else form, move, and only then any shot that can hurt.
-            let choice = charge(g, &s, &seen, e, &name, stance, p)
-                .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false))
+            let choice = charge(g, &s, &seen, e, &name, stance, p, on_errand)
+                .or_else(|| if on_errand { None } else { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false) })
                 .or_else(|| deploy(g, &s, &seen, e, &name, p))
                 .or_else(|| self.movement(g, &s, &seen, e, &name, p))
                 .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true));
@@ -174,13 +177,13 @@ impl Standard {
         let reach = |x: &Seen| s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0);
         let my_range = reach(me);
         let nearest = seen.iter().filter(|x| x.side != me.side).map(|x| (x, x.distance_to(front))).min_by(|a, b| a.1.total_cmp(&b.1));
-        let late = if plan.late { last_turns(g, seen, me) } else { detached(g, seen, me, plan.goal.as_ref()) };
+        let late = errand(g, seen, me, plan);
         if let Some(Late::Stay) = late {
             return None;
         }
         // (`round`: a way to a place, which may go round the enemy's fire.)
         let (target, stop, why, round) = match (plan.stance, &plan.goal) {
-            _ if let Some(Late::Go { at, gap, why }) = late => (at, gap, why, true),
+            _ if let Some(Late::Go { at, gap, why, .. }) = late => (at, gap, why, true),
             (Stance::Screen, _) | (_, None) => {
                 let (enemy, d) = nearest?;
                 let keep = if ArmClass::from(u.arm) == ArmClass::Cavalry { 4.0 } else { (my_range - 1.0).max(1.5) };
@@ -339,8 +342,15 @@ impl Standard {
 enum Late {
     /// It stands in an objective: it holds it, or denies it to the enemy, by staying.
     Stay,
-    /// The objective where it makes the most difference that it can still reach.
-    Go { at: Vec2, gap: f32, why: String },
+    /// The objective where it makes the most difference that it can still reach; `free`: nobody
+    /// holds it (the points are the walk's; there is no fight for them there).
+    Go { at: Vec2, gap: f32, why: String, free: bool },
+}
+
+/// What the unit is about for the count of the objectives at the end (4.5), before its
+/// brigade's plan: in the last turns [`last_turns`], before them [`detached`].
+fn errand(g: &Game, seen: &[Seen], me: &Seen, plan: &Plan) -> Option<Late> {
+    if plan.late { last_turns(g, seen, me) } else { detached(g, seen, me, plan.goal.as_ref()) }
 }
 
 /// Turns still to play, this one included (4.5 counts the objectives at the end of the last).
@@ -380,10 +390,10 @@ fn last_turns(g: &Game, seen: &[Seen], me: &Seen) -> Option<Late> {
                 _ => return None,
             };
             let (gap, turns) = way_to(g, me, at, o.radius);
-            (turns <= turns_left).then(|| (swing / (1.0 + turns), at, gap, format!("makes for {} before the end: {what}, {} VP (4.5)", o.name, o.points)))
+            (turns <= turns_left).then(|| (swing / (1.0 + turns), at, gap, format!("makes for {} before the end: {what}, {} VP (4.5)", o.name, o.points), theirs == 0))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, at, gap, why)| Late::Go { at, gap, why })
+        .map(|(_, at, gap, why, free)| Late::Go { at, gap, why, free })
 }
 
 /// 4.5 before the last turns: an objective nobody holds and no enemy is near is points for the
@@ -423,7 +433,7 @@ fn detached(g: &Game, seen: &[Seen], me: &Seen, goal: Option<&Goal>) -> Option<L
             (needs <= turns_left && needs + 3.0 >= turns_left).then(|| (o.points, at, gap, format!("goes to take {}: nobody holds it and no enemy is near, {} VP (4.5)", o.name, o.points)))
         })
         .max_by_key(|(points, ..)| *points)
-        .map(|(_, at, gap, why)| Late::Go { at, gap, why })
+        .map(|(_, at, gap, why)| Late::Go { at, gap, why, free: true })
 }
 
 /// Roughly where a move leaves the unit's front and which way it faces (for weighing moves
@@ -511,7 +521,9 @@ fn on_objective(g: &Game, unit: &Seen) -> Option<String> {
 }
 
 /// 9.x: the charge with the best chance to close and win, when it clears the stance's bar.
-fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>) -> Option<(Action, String)> {
+/// `errand`: the unit is on its way to an objective (only an enemy standing in one is charged).
+#[allow(clippy::too_many_arguments)]
+fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>, errand: bool) -> Option<(Action, String)> {
     let u = g.unit(e);
     let arm = ArmClass::from(u.arm);
     if arm == ArmClass::Artillery || g.has_marker(e) {
@@ -548,6 +560,9 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             let wins = gives_way + (1.0 - gives_way) * p.outcomes.attacker_wins * if fights { 1.0 } else { 0.5 };
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
+            if errand && on.is_none() {
+                return None;
+            }
             // Pressed for time, an attacker charges what stands between it and its objective
             // on shorter odds rather than trade shots with it.
             let in_way = pressed && them.zip(plan.and_then(|p| p.goal.as_ref())).zip(my_gap).is_some_and(|((t, goal), gap)| t.distance_to(goal.at) < gap);
