@@ -132,7 +132,7 @@ impl Standard {
         let stance = self.plan.as_ref().map_or(Stance::Attack, |p| p.stance);
         // 6.10: a bonus move goes into another charge when one is worth it.
         let bonus: Vec<(Entity, String)> = g.units().filter(|(e, _)| g.bonus_pending(*e)).map(|(e, u)| (e, u.name.clone())).collect();
-        if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, &seen, *e, name, stance, self.plan.as_ref(), false)) {
+        if let Some(a) = bonus.iter().find_map(|(e, name)| charge(g, &s, &seen, *e, name, stance, self.plan.as_ref(), None)) {
             return Some(a);
         }
         for (e, name) in units {
@@ -150,11 +150,15 @@ impl Standard {
             let plan = self.plan.clone();
             let p = plan.as_ref();
             // A unit on its way to an objective nobody holds, for the count at the end (4.5), goes:
-            // it charges only an enemy standing in an objective, and stops for no telling shot.
-            let on_errand = p.zip(seen.iter().find(|x| x.entity == e)).is_some_and(|(p, me)| matches!(errand(g, &seen, me, p), Some(Late::Go { free: true, .. })));
+            // it charges only an enemy standing in an objective or across its way there, and
+            // stops for no telling shot.
+            let on_errand = p.zip(seen.iter().find(|x| x.entity == e)).and_then(|(p, me)| match errand(g, &seen, me, p) {
+                Some(Late::Go { at, free: true, .. }) => Some(at),
+                _ => None,
+            });
             // A telling shot first; else form, move, and only then any shot that can hurt.
             let choice = charge(g, &s, &seen, e, &name, stance, p, on_errand)
-                .or_else(|| if on_errand { None } else { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false) })
+                .or_else(|| if on_errand.is_some() { None } else { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false) })
                 .or_else(|| deploy(g, &s, &seen, e, &name, p))
                 .or_else(|| self.movement(g, &s, &seen, e, &name, p))
                 .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true));
@@ -521,9 +525,10 @@ fn on_objective(g: &Game, unit: &Seen) -> Option<String> {
 }
 
 /// 9.x: the charge with the best chance to close and win, when it clears the stance's bar.
-/// `errand`: the unit is on its way to an objective (only an enemy standing in one is charged).
+/// `errand`: the objective the unit is on its way to (only an enemy standing in an objective or
+/// across the way there is charged).
 #[allow(clippy::too_many_arguments)]
-fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>, errand: bool) -> Option<(Action, String)> {
+fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, plan: Option<&Plan>, errand: Option<Vec2>) -> Option<(Action, String)> {
     let u = g.unit(e);
     let arm = ArmClass::from(u.arm);
     if arm == ArmClass::Artillery || g.has_marker(e) {
@@ -560,7 +565,11 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             let wins = gives_way + (1.0 - gives_way) * p.outcomes.attacker_wins * if fights { 1.0 } else { 0.5 };
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
-            if errand && on.is_none() {
+            let me = seen.iter().find(|x| x.entity == e);
+            if let Some((at, me)) = errand.zip(me)
+                && on.is_none()
+                && them.is_none_or(|t| crate::table::geom::point_segment_distance(t.front(), me.front(), at) > 3.0)
+            {
                 return None;
             }
             // Pressed for time, an attacker charges what stands between it and its objective
