@@ -112,12 +112,12 @@ fn centroid(p: &[Vec2]) -> Vec2 {
     p.iter().copied().sum::<Vec2>() / p.len().max(1) as f32
 }
 
-/// Even-odd point-in-polygon.
-pub fn inside(poly: &[Vec2], p: Vec2) -> bool {
+/// Even-odd point-in-polygon (corners as `Vec2` or as the scenario's points).
+pub fn inside<T: Copy + Into<Vec2>>(poly: &[T], p: Vec2) -> bool {
     let mut c = false;
     let n = poly.len();
     for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
+        let (a, b): (Vec2, Vec2) = (poly[i].into(), poly[(i + n - 1) % n].into());
         if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
             c = !c;
         }

@@ -11,6 +11,7 @@ use bevy::prelude::Entity;
 
 use super::action::Action;
 use super::engine::{Automatic, Engine};
+use crate::picture::inside;
 use crate::scenario::model::{Arm, ObstacleKind, Posture, Scenario, Terrain};
 use crate::scenario::spawn::{Brigade, Unit};
 use crate::table::footprint::{Footprint, vector_bearing};
@@ -235,18 +236,6 @@ pub fn stance(scenario: &Scenario, side: usize, brigade: &str, turn: u32) -> Sta
     }
 }
 
-pub(crate) fn inside(poly: &[crate::scenario::model::Point], p: Vec2) -> bool {
-    let pts: Vec<Vec2> = poly.iter().map(|&q| Vec2::from(q)).collect();
-    let mut inside = false;
-    let n = pts.len();
-    for i in 0..n {
-        let (a, b) = (pts[i], pts[(i + n - 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
-            inside = !inside;
-        }
-    }
-    inside
-}
 
 /// What the ground at `p` is worth to a defender, and its words: height (every level), a town
 /// or woods, a wall or fence in front within 1.5".

@@ -10,7 +10,8 @@ use std::collections::BinaryHeap;
 
 use bevy::math::Vec2;
 
-use super::{Seen, bearing_on, inside};
+use super::{Seen, bearing_on};
+use crate::picture::inside;
 use crate::scenario::model::{DisorderType, Scenario, StreamKind, Terrain};
 use crate::table::geom::point_segment_distance;
 

@@ -598,21 +598,7 @@ mod tests {
             )
         };
         // The Redcoats' activation under the standard player: each unit's move and its reason.
-        let moves = |file: &str| {
-            let mut g = activated(file, "ford.ron", "Redcoats");
-            let mut p = standard::Standard::new(false);
-            let mut out = Vec::new();
-            while let Some((a, why)) = p.decide(&g) {
-                if a == Action::EndActivation {
-                    break;
-                }
-                if let Action::Move { unit, .. } = &a {
-                    out.push((unit.clone(), why));
-                }
-                g.apply(a).expect("never refused");
-            }
-            out
-        };
+        let moves = |file: &str| first_moves(file, "ford.ron", "Redcoats").0;
         let out = moves(&src("(16.0, 10.0)"));
         let why = |unit: &str| out.iter().find(|(u, _)| u == unit).map(|(_, w)| w.clone()).unwrap_or_default();
         assert!(why("Left Foot").contains("goes to take Ford: nobody holds it"), "{out:?}");
