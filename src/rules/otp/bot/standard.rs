@@ -112,7 +112,7 @@ impl Standard {
         if fresh || self.going.is_none() {
             let going = self.going.get_or_insert_with(|| Going::of(g.scenario()));
             let side = units.first().map_or(0, |&(e, _)| g.unit(e).side);
-            let reaches: Vec<(Entity, f32)> = seen.iter().map(|x| (x.entity, s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0))).collect();
+            let reaches: Vec<(Entity, f32)> = seen.iter().map(|x| (x.entity, reach(&s, x))).collect();
             self.fire = Fire::of(going, &seen, side, |x| reaches.iter().find(|r| r.0 == x.entity).map_or(2.0, |r| r.1));
         }
         if fresh {
@@ -152,15 +152,16 @@ impl Standard {
             // A unit on its way to an objective nobody holds, for the count at the end (4.5), goes:
             // it charges only an enemy standing in an objective or across its way there, and
             // stops for no telling shot.
-            let on_errand = p.zip(seen.iter().find(|x| x.entity == e)).and_then(|(p, me)| match errand(g, &seen, me, p) {
-                Some(Late::Go { at, free: true, .. }) => Some(at),
+            let late = p.zip(seen.iter().find(|x| x.entity == e)).and_then(|(p, me)| errand(g, &seen, me, p));
+            let on_errand = match &late {
+                Some(Late::Go { at, free: true, .. }) => Some(*at),
                 _ => None,
-            });
+            };
             // A telling shot first; else form, move, and only then any shot that can hurt.
             let choice = charge(g, &s, &seen, e, &name, stance, p, on_errand)
                 .or_else(|| if on_errand.is_some() { None } else { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false) })
                 .or_else(|| deploy(g, &s, &seen, e, &name, p))
-                .or_else(|| self.movement(g, &s, &seen, e, &name, p))
+                .or_else(|| self.movement(g, &s, &seen, e, &name, p, late))
                 .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true));
             if let Some(a) = choice {
                 return Some(a);
@@ -170,7 +171,9 @@ impl Standard {
     }
 
     /// Where the unit goes and why, by its brigade's plan.
-    fn movement(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>) -> Option<(Action, String)> {
+    /// `late`: what the unit is about for the objectives' count at the end ([`errand`]).
+    #[allow(clippy::too_many_arguments)]
+    fn movement(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>, late: Option<Late>) -> Option<(Action, String)> {
         let u = g.unit(e);
         if u.formation == Formation::Unlimbered {
             return None;
@@ -178,10 +181,9 @@ impl Standard {
         let me = seen.iter().find(|x| x.entity == e)?;
         let plan = plan?;
         let front = me.front();
-        let reach = |x: &Seen| s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0);
+        let reach = |x: &Seen| reach(s, x);
         let my_range = reach(me);
         let nearest = seen.iter().filter(|x| x.side != me.side).map(|x| (x, x.distance_to(front))).min_by(|a, b| a.1.total_cmp(&b.1));
-        let late = errand(g, seen, me, plan);
         if let Some(Late::Stay) = late {
             return None;
         }
@@ -492,7 +494,6 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
                         // A defender holds what is near; an objective already held by others of
                         // its side is worth less to it.
                         Stance::Defend => o.points as f32 * if ours > 0 && d > o.radius + 2.0 { 0.6 } else { 1.0 } / (1.0 + d / 10.0),
-                        // An attacker counts the way there: its going and the enemy's fire on it.
                         _ => o.points as f32 * if ours > 0 && theirs == 0 && d > o.radius + 2.0 { 0.5 } else { 1.0 } / (1.0 + d / 18.0),
                     };
                     // The enemy figures on and close about it (within a move of its edge).
@@ -517,6 +518,11 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
     let needs = goal.as_ref().map_or(0.0, |goal| ((goal.at.distance(centre) - goal.radius).max(0.0) / pace).ceil());
     let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left(g));
     Plan { stance, late, pressed, look_ahead, goal, centre }
+}
+
+/// How far a unit's fire reaches (8.3, 8.4); 2" for one with no fire of its own.
+fn reach(s: &Situation, x: &Seen) -> f32 {
+    s.find(&x.name).ok().and_then(|i| max_range(s.unit(i), 0.0)).unwrap_or(2.0)
 }
 
 /// The objective `unit` stands in, if any.
@@ -552,7 +558,8 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
     let late = plan.is_some_and(|p| p.late);
     let pressed = plan.is_some_and(|p| p.pressed);
     // How far the charger is from its objective: a target nearer to it stands in the way.
-    let my_gap = plan.and_then(|p| p.goal.as_ref()).zip(seen.iter().find(|x| x.entity == e)).map(|(goal, me)| me.distance_to(goal.at));
+    let mine = seen.iter().find(|x| x.entity == e);
+    let my_gap = plan.and_then(|p| p.goal.as_ref()).zip(mine).map(|(goal, me)| me.distance_to(goal.at));
     let best = targets
         .into_iter()
         .zip(previews)
@@ -565,8 +572,7 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             let wins = gives_way + (1.0 - gives_way) * p.outcomes.attacker_wins * if fights { 1.0 } else { 0.5 };
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
-            let me = seen.iter().find(|x| x.entity == e);
-            if let Some((at, me)) = errand.zip(me)
+            if let Some((at, me)) = errand.zip(mine)
                 && on.is_none()
                 && them.is_none_or(|t| crate::table::geom::point_segment_distance(t.front(), me.front(), at) > 3.0)
             {
