@@ -609,9 +609,9 @@ mod tests {
         assert!(out.iter().any(|(u, _)| u == "Right Foot"), "{out:?}");
     }
 
-    /// The moves the standard player makes in `brigade`'s first activation of the game in
+    /// The actions the standard player takes in `brigade`'s first activation of the game in
     /// `src`, each with its reason, and the game after them.
-    fn first_moves(src: &str, file: &str, brigade: &str) -> (Vec<(String, String)>, Game) {
+    fn first_actions(src: &str, file: &str, brigade: &str) -> (Vec<(Action, String)>, Game) {
         let mut g = activated(src, file, brigade);
         let mut p = standard::Standard::new(false);
         let mut out = Vec::new();
@@ -619,12 +619,47 @@ mod tests {
             if a == Action::EndActivation {
                 break;
             }
-            if let Action::Move { unit, .. } = &a {
-                out.push((unit.clone(), why.clone()));
-            }
-            g.apply(a).expect("never refused");
+            g.apply(a.clone()).expect("never refused");
+            out.push((a, why));
         }
         (out, g)
+    }
+
+    /// The moves of [`first_actions`]: the unit moved and why.
+    fn first_moves(src: &str, file: &str, brigade: &str) -> (Vec<(String, String)>, Game) {
+        let (out, g) = first_actions(src, file, brigade);
+        (out.into_iter().filter_map(|(a, why)| if let Action::Move { unit, .. } = a { Some((unit, why)) } else { None }).collect(), g)
+    }
+
+    // OTP 3.1 2 ("move 1/2 normal distance and fire, or vice versa"), 3.3 3 ("unlimber and
+    // fire"): an attacker with time in hand and the objective's defenders in range fires and then
+    // goes on at half pace, rather than walk a full move under their muskets without a shot;
+    // its guns unlimber and fire in the same activation.
+    #[test]
+    fn an_attacker_in_range_fires_and_goes_on_at_half_pace_and_its_guns_unlimber_and_fire() {
+        let src = r#"(
+    name: "the ridge under fire", table: (width: 72.0, depth: 48.0), turn_limit: Some(10),
+    objectives: [(name: "Ridge", at: (36.0, 36.0), radius: 4.0, points: 2)],
+    sides: [
+        (name: "British", posture: Some(Attack), brigades: [(name: "Redcoats", chit: 1,
+            commander: (name: "Col. Red", kind: British, rating: Some(Aggressive), at: Some((30.0, 4.0))),
+            units: [
+                (name: "Foot", type: Line, arm: Infantry, weapon: Some(Musket), figures: 8, formation: Line, at: (36.0, 28.0), facing: 0.0),
+                (name: "Royal Artillery", type: Line, arm: Artillery(gun: Medium), figures: 2, formation: Limbered, at: (28.0, 26.0), facing: 0.0),
+            ])]),
+        (name: "Americans", posture: Some(Defend), brigades: [(name: "Patriots", chit: 2,
+            commander: (name: "Col. Blue", kind: Continental, rating: Some(Aggressive), at: Some((70.0, 46.0))),
+            units: [(name: "Continentals", type: StateLine, arm: Infantry, weapon: Some(Musket), figures: 16, formation: Line, at: (36.0, 33.0), facing: 180.0)])]),
+    ],
+)"#;
+        let (out, g) = first_actions(src, "ridge.ron", "Redcoats");
+        let foot: Vec<&(Action, String)> = out.iter().filter(|(a, _)| a.unit() == Some("Foot")).collect();
+        assert!(matches!(&foot[..], [(Action::Fire { .. }, _), (Action::Move { .. }, why)] if why.contains("at half pace after its fire (3.1–3.3)")), "{out:?}");
+        let e = g.unit_entity("Foot").unwrap();
+        let half = g.normal_move(e, Formation::Line) / 2.0;
+        assert!(g.unit_turn(e).spent <= half + 1e-3, "{} > {half}", g.unit_turn(e).spent);
+        let guns: Vec<&(Action, String)> = out.iter().filter(|(a, _)| a.unit() == Some("Royal Artillery")).collect();
+        assert!(matches!(&guns[..], [(Action::ChangeFormation { formation: Formation::Unlimbered, .. }, _), (Action::Fire { .. }, why)] if why.contains("after its change of formation")), "{out:?}");
     }
 
     /// Where a unit's front is now.

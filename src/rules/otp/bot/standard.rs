@@ -22,6 +22,7 @@ use super::{DEPLOY_DISTANCE, shed_marker};
 use crate::rules::automatic::route::{Fire, Going, way};
 use crate::rules::automatic::{self, Seen, Stance};
 use crate::rules::otp::charts::ArmClass;
+use crate::rules::otp::engine::operations::Activity;
 use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Removal};
 use crate::rules::otp::fire::range::{FIRE, max_range};
 use crate::scenario::model::{Arm, Formation};
@@ -65,7 +66,12 @@ struct Plan {
 pub struct Standard {
     look_ahead: bool,
     key: Option<(u32, u32)>,
+    /// Units done for this activation.
     handled: Vec<String>,
+    /// Units that have taken the first part of their operation this activation: the second
+    /// (3.1 2: move 1/2 and fire, or vice versa; 4: change formation and fire; 3.3 3: unlimber
+    /// and fire) comes when the loop reaches them again.
+    begun: Vec<String>,
     plan: Option<Plan>,
     /// Each brigade's objective at its last activation: kept unless another is clearly worth
     /// more, so that a brigade does not march to and fro between two.
@@ -118,6 +124,7 @@ impl Standard {
         if fresh {
             self.key = Some((g.turn(), chit));
             self.handled.clear();
+            self.begun.clear();
             self.plan = units.first().map(|&(e, _)| {
                 let brigade = g.unit(e).brigade;
                 let before = self.goals.iter().find(|(b, _)| *b == brigade).map(|(_, goal)| goal.as_str());
@@ -146,9 +153,16 @@ impl Standard {
                 };
                 return Some((a, format!("{name} tries to shed its Morale Marker with {how} (10.2–10.4)")));
             }
-            self.handled.push(name.clone());
             let plan = self.plan.clone();
             let p = plan.as_ref();
+            if self.begun.contains(&name) {
+                self.handled.push(name.clone());
+                if let Some(a) = self.rest(g, &s, &seen, e, &name, stance, p) {
+                    return Some(a);
+                }
+                continue;
+            }
+            self.begun.push(name.clone());
             // A unit on its way to an objective nobody holds, for the count at the end (4.5), goes:
             // it charges only an enemy standing in an objective or across its way there, and
             // stops for no telling shot.
@@ -157,10 +171,14 @@ impl Standard {
                 Some(Late::Go { at, free: true, .. }) => Some(*at),
                 _ => None,
             };
-            // A telling shot first; else form, move, and only then any shot that can hurt.
+            // A telling shot first; else form; an attacker with time in hand fires any shot that
+            // can hurt and goes on at half pace after it (3.1 2), one pressed for time moves
+            // fully; and only then any shot.
+            let leisure = stance == Stance::Attack && on_errand.is_none() && !p.is_some_and(|p| p.pressed);
             let choice = charge(g, &s, &seen, e, &name, stance, p, on_errand)
                 .or_else(|| if on_errand.is_some() { None } else { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, false) })
                 .or_else(|| deploy(g, &s, &seen, e, &name, p))
+                .or_else(|| if leisure { fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true) } else { None })
                 .or_else(|| self.movement(g, &s, &seen, e, &name, p, late))
                 .or_else(|| fire(g, &s, &seen, e, &name, stance, p, self.look_ahead, true));
             if let Some(a) = choice {
@@ -168,6 +186,32 @@ impl Standard {
             }
         }
         Some((Action::EndActivation, "ends the activation: every unit has done what is worth doing".into()))
+    }
+
+    /// The second part of a unit's operation, after its first this activation (3.1–3.3): a shot
+    /// after a half move or a change of formation (a full move leaves none, and the engine says
+    /// so), a half move after a shot or a change of formation.
+    #[allow(clippy::too_many_arguments)]
+    fn rest(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, p: Option<&Plan>) -> Option<(Action, String)> {
+        let done = g.unit_turn(e).done.clone();
+        let after = match done.as_slice() {
+            [Activity::Move] => "after its half move",
+            [Activity::Fire] => "at half pace after its fire",
+            [Activity::Form(_)] => "after its change of formation",
+            _ => return None,
+        };
+        let shot = || fire(g, s, seen, e, name, stance, p, self.look_ahead, true);
+        let walk = || {
+            let me = seen.iter().find(|x| x.entity == e)?;
+            let late = p.and_then(|p| errand(g, seen, me, p));
+            self.movement(g, s, seen, e, name, p, late)
+        };
+        let (a, why) = match done[0] {
+            Activity::Move => shot(),
+            Activity::Fire => walk(),
+            _ => shot().or_else(walk),
+        }?;
+        Some((a, format!("{why}; {after} (3.1–3.3)")))
     }
 
     /// Where the unit goes and why, by its brigade's plan.
@@ -241,7 +285,8 @@ impl Standard {
         if stop <= 0.25 {
             return None;
         }
-        let full = g.normal_move(e, u.formation);
+        // What its operation leaves it (half a move after a shot, 3.1 2), else its normal move.
+        let full = if g.unit_turn(e).done.is_empty() { g.normal_move(e, u.formation) } else { g.movement_budget(e).map(|(spent, most)| most - spent).filter(|&m| m >= 0.25)? };
         // The cheapest way there over the going and under the enemy's fire (automatic::route):
         // where it turns off the straight line, the unit heads for the point of it a move away —
         // when going round saves a quarter of the straight way's cost and more, is no more than
