@@ -528,3 +528,29 @@ fn attached_guns_lose_with_their_infantry() {
     assert_eq!(g.riding_with(gun), g.unit_entity("Continentals"), "seed {seed}: the crew goes with the infantry: {r}");
     assert!(g.has_marker(gun), "7.5: the same penalties");
 }
+
+// OTP 9.7, 9.8, 9.13: the charge preview's melee odds counting the target's fire at the charger
+// in contact are the melee the charge fights: over many seeds, the share of closed charges the
+// attacker wins is the preview's, and far from the odds before that fire (its kills come off
+// first, and its Morale Marker disorders the attacker).
+#[test]
+fn the_previews_odds_after_closing_fire_are_the_melees() {
+    let s = table(&foot("Grenadiers", "Line", 18, "Line", (36.0, 22.0), 0.0), &foot("Continentals", "Line", 10, "Line", (36.0, 27.0), 180.0), CORNERS.0, CORNERS.1, "");
+    let p = ready(&s, 0, "Redcoats").charge_preview("Grenadiers", "Continentals", ChargeOptions::default()).unwrap();
+    let fire = p.closing_fire.as_ref().expect("a front attack on a line is fired on as it closes (9.7)");
+    assert_eq!(fire.rule, "9.7");
+    let (before, after) = (p.outcomes.attacker_wins, p.wins_once_closed());
+    assert!(after > 0.1 && after < 0.9 && before - after > 0.15, "before the fire {before:.3}, after it {after:.3}");
+    let (mut closed, mut won) = (0u32, 0u32);
+    for seed in 0..1500 {
+        let mut g = ready(&s, seed, "Redcoats");
+        let r = ok(&mut g, charge("Grenadiers", "Continentals"));
+        if has(&r, "9.7", "closes on") {
+            closed += 1;
+            won += u32::from(r.outcome.contains("Grenadiers win the melee"));
+        }
+    }
+    let (n, share) = (closed as f64, won as f64 / closed as f64);
+    let sigma = (after * (1.0 - after) / n).sqrt();
+    assert!(closed > 300 && (share - after).abs() < 4.0 * sigma, "{won} of {closed} closed charges won; the preview said {after:.3} (before the fire {before:.3})");
+}

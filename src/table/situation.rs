@@ -439,6 +439,20 @@ impl Situation {
         Situation::build(self.table, self.edge, self.terrain.clone(), units)
     }
 
+    /// The same table with `lost` figures taken off `unit`'s stands, from its last stand forward
+    /// (as fire takes them); the stands stay where they are, one left empty with no figures. For
+    /// weighing what a loss does (a melee after closing fire), not for moving anything.
+    pub fn with_losses(&self, unit: usize, lost: u32) -> Situation {
+        let mut s = self.clone();
+        let mut left = lost;
+        for st in s.units[unit].stands.iter_mut().rev() {
+            let take = left.min(st.figures);
+            st.figures -= take;
+            left -= take;
+        }
+        s
+    }
+
     /// The whole table turned clockwise by `degrees` about the origin, then shifted by `shift`.
     /// No answer of this module changes (tests/geometry_props.rs holds it to that).
     pub fn transformed(&self, degrees: f32, shift: Vec2) -> Situation {

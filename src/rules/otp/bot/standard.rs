@@ -614,7 +614,9 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
             // 9.4: a target that fails its reaction gives way with no melee (the ground is taken
             // and it carries a marker); one that fires and passes may still slip away.
             let (gives_way, fights) = p.reaction.as_ref().map_or((0.0, true), |r| (1.0 - r.stands(), r.fights));
-            let wins = gives_way + (1.0 - gives_way) * p.outcomes.attacker_wins * if fights { 1.0 } else { 0.5 };
+            // The melee counts the target's fire at the charger in contact first (9.7, 9.4).
+            let wins = gives_way + (1.0 - gives_way) * p.wins_once_closed() * if fights { 1.0 } else { 0.5 };
+            let fire = p.closing_fire.as_ref().map(|c| c.rule);
             let them = seen.iter().find(|x| x.name == target);
             let on = them.and_then(|t| on_objective(g, t));
             if let Some((at, me)) = errand.zip(mine)
@@ -642,17 +644,18 @@ fn charge(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance:
                 _ if on.is_some() => 0.15,
                 _ => 0.0,
             };
-            worth.then(|| (closes * wins + goal_bonus, target, closes, wins, p.closure.zone, on, gives_way))
+            worth.then(|| (closes * wins + goal_bonus, target, closes, wins, p.closure.zone, on, gives_way, fire))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
-    let (_, target, closes, wins, zone, on, gives_way) = best;
+    let (_, target, closes, wins, zone, on, gives_way, fire) = best;
     let zone = match zone {
         AttackZone::Front => format!("{} to close (9.1)", pct(closes)),
         AttackZone::Flank => "a flank attack, closing without a roll (9.1)".into(),
         AttackZone::Rear => "a rear attack, closing without a roll (9.1)".into(),
     };
     let on = on.map(|o| format!("; it holds {o}")).unwrap_or_default();
-    let win = if gives_way > 0.0 { format!("{} it gives way (9.4), {} to carry the charge in all (9.8)", pct(gives_way), pct(wins)) } else { format!("{} to win the melee (9.8)", pct(wins)) };
+    let after = fire.map(|rule| format!(" after its fire at the charge ({rule})")).unwrap_or_default();
+    let win = if gives_way > 0.0 { format!("{} it gives way (9.4), {} to carry the charge in all{after} (9.8)", pct(gives_way), pct(wins)) } else { format!("{} to win the melee{after} (9.8)", pct(wins)) };
     Some((Action::Charge { unit: name.to_string(), target: target.clone() }, format!("{name} charges {target}: {zone}, {win}{on}")))
 }
 

@@ -40,8 +40,10 @@ fn zone_name(z: AttackZone) -> &'static str {
 /// geometry), `attacker` and `defender` (each `units`, every factor with its rule, and
 /// `total`), `outcomes` (each MELEE COMBAT row: `winner`, `ratio`, `probability`,
 /// `winner_losses` and `loser_losses` as `{figures, probability}`, `loser_retreat_moves`,
-/// `bonus_move`), `attacker_wins`, `bonus_move` (the attacker wins at 2:1 or better, 6.10) and
-/// `defender_bonus_move`. Err: a refusal (rule, reason), or ("", message) for an unknown name.
+/// `bonus_move`), `attacker_wins`, `bonus_move` (the attacker wins at 2:1 or better, 6.10),
+/// `defender_bonus_move` (all before any fire at the charge), and `closing_fire` (the target's
+/// fire at the attacker in contact, 9.7 or 9.4: `rule`, its `outcomes`, and `attacker_wins`,
+/// `bonus_move`, `destroyed` counting it; null when none comes). Err: a refusal (rule, reason), or ("", message) for an unknown name.
 pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str, special: bool) -> Result<Value, Refused> {
     let j = judge(scenario, attacker, defender, special)?;
     let (melee, outcomes) = (&j.preview.melee, &j.preview.outcomes);
@@ -92,6 +94,13 @@ pub fn melee_command_json(scenario: &Scenario, attacker: &str, defender: &str, s
         "attacker_wins": outcomes.attacker_wins,
         "bonus_move": outcomes.bonus_move,
         "defender_bonus_move": outcomes.defender_bonus_move,
+        "closing_fire": j.preview.closing_fire.as_ref().map(|c| json!({
+            "rule": c.rule,
+            "outcomes": c.fire.outcomes.iter().map(|o| json!({ "result": o.label, "kills": o.kills, "morale_marker": o.morale_marker, "probability": o.probability })).collect::<Vec<_>>(),
+            "attacker_wins": c.attacker_wins,
+            "bonus_move": c.bonus_move,
+            "destroyed": c.destroyed,
+        })),
     }))
 }
 
@@ -210,7 +219,21 @@ pub fn melee_command_text(scenario: &Scenario, attacker: &str, defender: &str, s
             losses_text(&r.winner_losses)
         ));
     }
-    out.push_str(&format!("attacker wins {} once closed; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.preview.outcomes.attacker_wins), pct(j.preview.outcomes.bonus_move)));
+    match &j.preview.closing_fire {
+        None => out.push_str(&format!("attacker wins {} once closed; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.preview.outcomes.attacker_wins), pct(j.preview.outcomes.bonus_move))),
+        Some(c) => {
+            out.push_str(&format!("attacker wins {} once closed if nothing hits it first; wins at 2:1 or better (bonus move) {} (OTP 9.8, 6.10)\n", pct(j.preview.outcomes.attacker_wins), pct(j.preview.outcomes.bonus_move)));
+            let results: Vec<String> = c.fire.outcomes.iter().rev().filter(|o| o.probability > 0.0).map(|o| format!("{} {}", o.label, pct(o.probability))).collect();
+            let when = if c.rule == "9.4" { "if it passes its reaction, " } else { "" };
+            out.push_str(&format!("but first, {when}{} fires at the attacker in contact, as if at 2\" or less (OTP {}, 8.3): {}\n", j.defender, c.rule, results.join(", ")));
+            out.push_str(&format!(
+                "attacker wins {} once closed, counting that fire (its kills come off before the melee, its Morale Marker disorders the attacker: OTP 9.13, 10.1); at 2:1 or better {}; destroyed before it strikes {}\n",
+                pct(c.attacker_wins),
+                pct(c.bonus_move),
+                pct(c.destroyed)
+            ));
+        }
+    }
     out.push_str("artillery that loses a melee is removed, not rolled for (OTP 7.2); a unit losing a figure takes a Morale Marker (OTP 9.8)");
     Ok(out)
 }

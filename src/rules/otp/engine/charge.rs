@@ -105,10 +105,39 @@ pub struct ChargePreview {
     /// The melee if it closes (before closing fire, reactions and countercharges).
     pub melee: Melee,
     pub outcomes: Outcomes,
+    /// The target's fire at the attacker in contact before the melee (9.7 on a front attack; 9.4
+    /// light infantry or Indians that pass their reaction) and the melee's odds after it; `None`
+    /// when no such fire comes (a flank or rear attack, a cavalry target that may countercharge,
+    /// a target the fire rules do not let fire).
+    pub closing_fire: Option<ClosingFire>,
     /// The charge's geometry: its path to contact, what it crosses (6.5–6.9, 9.1).
     pub path: ChargePath,
     /// It is a special move to contact (6.8).
     pub special: bool,
+}
+
+/// 9.7 (or 9.4): the target's fire at the attacker in contact, then the melee, weighed over every
+/// result of that fire: its kills come off the attacker's figures before the melee and its
+/// Morale Marker disorders it (9.13, 10.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct ClosingFire {
+    /// "9.7" or "9.4".
+    pub rule: &'static str,
+    pub fire: fire::FirePreview,
+    /// The chance the attacker wins the melee once closed, counting the fire.
+    pub attacker_wins: f64,
+    /// The same for a win at 2:1 or better (6.10).
+    pub bonus_move: f64,
+    /// The chance the fire destroys the attacker before it can strike.
+    pub destroyed: f64,
+}
+
+impl ChargePreview {
+    /// The chance the attacker wins the melee once it has closed (9.8), counting the target's
+    /// fire before it (9.7, 9.4) where that fire comes.
+    pub fn wins_once_closed(&self) -> f64 {
+        self.closing_fire.as_ref().map_or(self.outcomes.attacker_wins, |c| c.attacker_wins)
+    }
 }
 
 /// 9.4: a militia, Indian or skirmishing light target's CV roll when the charge closes. Failing,
@@ -178,7 +207,47 @@ impl Game {
         // The roll resolution makes on the table as declared (the attacker not yet moved); a
         // cavalry target countercharges instead, and only infantry reacts.
         let reaction = self.reacts(d.target).map(|kind| ReactionOdds { roll: melee::cv_roll(&d.table, &self.charts, t, a, RollFacts { defending: true, ..RollFacts::default() }), fights: kind == ReactionKind::Fights });
-        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, reaction, melee, outcomes, special: d.special.is_some(), path: d.path })
+        // The fire before the melee, as `resolve_charge` gives it: 9.4's by a target that fires
+        // when it passes, else 9.7's on a front attack (not by cavalry that may countercharge).
+        let fires_in_reaction = reaction.as_ref().is_some_and(|r| !r.fights);
+        let countercharges = self.arm(d.target) == ArmClass::Cavalry && d.options.countercharge;
+        let rule = if fires_in_reaction { Some("9.4") } else if d.path.zone == AttackZone::Front && !countercharges { Some("9.7") } else { None };
+        let closing_fire = rule.and_then(|rule| self.closing_fire(rule, &placed, t, a, &defenders, &d.path));
+        Ok(ChargePreview { zone: d.path.zone, distance: d.path.distance, closure: d.closure, reaction, melee, outcomes, closing_fire, special: d.special.is_some(), path: d.path })
+    }
+
+    /// The target's fire at the attacker in contact (`a` placed there on `placed`) and the
+    /// melee's odds over its results; `None` when the fire rules do not let it fire.
+    fn closing_fire(&self, rule: &'static str, placed: &MeleeTable, t: usize, a: usize, defenders: &[usize], path: &ChargePath) -> Option<ClosingFire> {
+        let ctx = FireContext::new(placed, t, a).occasion(FireOccasion::AtChargingUnit);
+        let gun = placed.situation.unit(t).gun().is_some();
+        let ctx = if gun && fire::preview(&ctx.ammo(Ammo::Canister), &self.charts).is_ok() { ctx.ammo(Ammo::Canister) } else { ctx };
+        let shot = fire::preview(&ctx, &self.charts).ok()?;
+        let figures = placed.situation.unit(a).figures();
+        let (mut wins, mut bonus, mut destroyed) = (0.0, 0.0, 0.0);
+        // (kills, marker) → the melee's odds after them: a handful of results, each weighed once.
+        let mut after: Vec<((u32, bool), (f64, f64))> = Vec::new();
+        for o in &shot.outcomes {
+            if o.kills >= figures {
+                destroyed += o.probability;
+                continue;
+            }
+            let key = (o.kills, o.morale_marker);
+            let (w, b) = match after.iter().find(|(k, _)| *k == key) {
+                Some(&(_, odds)) => odds,
+                None => {
+                    let mut hit = placed.clone();
+                    hit.fire.situation = placed.situation.with_losses(a, o.kills);
+                    hit.fire.units[a].morale_marker |= o.morale_marker;
+                    let m = melee::outcomes(&self.charts, &melee::assess(&hit, &self.charts, &[a], defenders, &[ChargeFacts::from(path)]));
+                    after.push((key, (m.attacker_wins, m.bonus_move)));
+                    (m.attacker_wins, m.bonus_move)
+                }
+            };
+            wins += o.probability * w;
+            bonus += o.probability * b;
+        }
+        Some(ClosingFire { rule, fire: shot, attacker_wins: wins, bonus_move: bonus, destroyed })
     }
 
     /// The unit's index on a table built from the world.
