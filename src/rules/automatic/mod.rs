@@ -4,7 +4,7 @@
 //! each side and command is asked to do by the scenario ([`stance`], from the optional
 //! `posture` of a side or brigade, or derived from the objectives), how good a piece of ground
 //! is to stand on ([`ground`]), and how many enemy muskets and guns bear on a place
-//! ([`exposure`]). A rule set's own player adds its exact odds (fire and melee previews) on top.
+//! ([`bearing_on`]). A rule set's own player adds its exact odds (fire and melee previews) on top.
 
 use bevy::math::Vec2;
 use bevy::prelude::Entity;
@@ -269,22 +269,6 @@ pub fn ground(scenario: &Scenario, p: Vec2) -> (f32, Vec<String>) {
         }
     }
     (value + height as f32, words)
-}
-
-/// How exposed a unit of `side` would be at `at` facing `facing`: the enemy units whose front
-/// (a 45° arc either side of their facing, within `reach` inches) covers the place, each
-/// counted by its figures ([`bearing_on`]), doubled when it stands off the unit's own front
-/// (enfilade).
-pub fn exposure(units: &[Seen], side: usize, at: Vec2, facing: f32, reach: impl Fn(&Seen) -> f32) -> f32 {
-    units
-        .iter()
-        .filter(|e| e.side != side)
-        .map(|e| {
-            let off_my_front = angle_between(vector_bearing(e.front() - at), facing);
-            let enfilade = if off_my_front > 60.0 { 2.0 } else { 1.0 };
-            bearing_on(e, at, reach(e)) * enfilade
-        })
-        .sum()
 }
 
 /// The figures of unit `e` that bear on `at`: its figures if the place is in its front arc (45°

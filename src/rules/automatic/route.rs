@@ -1,9 +1,9 @@
 //! A way round: the path a unit takes across the table to a place, weighed by the going
 //! (disordering ground dearer, a river passable only at its fords, 6.6) and by the enemy
-//! muskets and guns that would bear on it on the way ([`bearing_on`], the same weighing as
-//! [`super::exposure`]), so that an attacker goes round a line it need not fight rather than
-//! walk along its front. A grid of 2" squares over the table, searched A* from the unit's
-//! front to the place; the unit then heads for the point of that path a move away.
+//! muskets and guns that would bear on it on the way ([`bearing_on`]), so that an attacker goes
+//! round a line it need not fight rather than walk along its front. A grid of 2" squares over
+//! the table, searched A* from the unit's front to the place; the unit then heads for the point
+//! of that path a move away.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

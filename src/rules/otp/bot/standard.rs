@@ -11,9 +11,9 @@
 //! attacker toward its objective keeping its place in the brigade (it waits for the brigade when
 //! ahead of it), a screen to the edge of its range. Every action carries a one-line reason.
 //!
-//! The strong player plays the same plan but looks at the enemy's reply before it moves: of
-//! every legal move it weighs the ground it ends on against the enemy muskets and guns that
-//! would bear on it there (doubled on its flank), and stays put when that is better.
+//! The strong player plays the same plan with more judgement of the enemy's reply: an attacker
+//! weighs each objective against how strongly it is held, a defender throws an enemy off an
+//! objective on shorter odds, and its fire counts what a hit costs the target next (10.2, 10.3).
 
 use bevy::math::Vec2;
 use bevy::prelude::Entity;
@@ -355,36 +355,15 @@ impl Standard {
             aside.extend([1.0, -1.0].map(|side| vec![MoveStep::SideStep(side * want / 2.0)]));
             legal.extend(aside.into_iter().find(allowed));
         }
-        // An attacker takes the fullest move the rules allow (time is what it lacks: 4.5 counts at
-        // the end); a defender or screen looking ahead weighs where each move leaves it.
-        let steps = if self.look_ahead && plan.stance != Stance::Attack {
-            // Weigh each legal move's end by ground and the enemy's reply; staying put counts too.
-            let score = |end: Vec2, facing: f32| -> f32 {
-                let closer = front.distance(target) - end.distance(target);
-                let (ground, _) = automatic::ground(g.scenario(), end);
-                let exposed = automatic::exposure(seen, me.side, end, facing, reach);
-                closer * 0.6 + ground * 0.8 - exposed * 0.08
-            };
-            let stay = score(front, facing);
-            let best = legal.into_iter().map(|steps| {
-                let (end, f) = end_of(front, facing, &steps);
-                (score(end, f), steps)
-            }).max_by(|a, b| a.0.total_cmp(&b.0))?;
-            // Staying put beats a better-weighed move only where the objective is already held
-            // by a unit of the side: a defender nobody has brought onto it yet must go (4.5).
-            let held = plan.goal.as_ref().is_none_or(|goal| automatic::holders(seen, goal.at, goal.radius, g.scenario().sides.len()).get(me.side).is_some_and(|&n| n > 0));
-            if best.0 <= stay && held {
-                return None;
-            }
-            best.1
-        } else {
-            legal.into_iter().next()?
-        };
+        // The fullest move the rules allow (an attacker lacks time, 4.5 counts at the end; a
+        // defender goes to its place). (A strong defender that weighed each move's end by the ground
+        // and the enemy arcs bearing there, and stayed put when that weighed better, lost more
+        // than it saved: Camden, docs/bot.md.)
+        let steps = legal.into_iter().next()?;
         let (end, _) = end_of(front, facing, &steps);
         let (_, words) = automatic::ground(g.scenario(), end);
         let ground = if words.is_empty() { String::new() } else { format!(", {}", words.join(", ")) };
-        let covered = if self.look_ahead { format!("; {:.0} enemy figures would bear there", automatic::exposure(seen, me.side, end, facing, reach)) } else { String::new() };
-        Some((Action::Move { unit: name.to_string(), steps }, format!("{name} {why}{ground}{covered} ({} brigade)", plan.stance.word())))
+        Some((Action::Move { unit: name.to_string(), steps }, format!("{name} {why}{ground} ({} brigade)", plan.stance.word())))
     }
 }
 
