@@ -631,6 +631,29 @@ mod tests {
         (out.into_iter().filter_map(|(a, why)| if let Action::Move { unit, .. } = a { Some((unit, why)) } else { None }).collect(), g)
     }
 
+    // OTP 11.0, 4.4: at the end of the turn the standard player tries every rebuild the rules
+    // allow — a unit that has lost figures and stood in reserve — and says so; one try a turn,
+    // then it ends the turn. A unit at full strength is not tried.
+    #[test]
+    fn at_the_end_of_the_turn_a_weakened_unit_in_reserve_tries_to_rebuild() {
+        use crate::rules::otp::engine::testing::{ok, teaching, to_rebuilds};
+        let mut g = teaching(8);
+        ok(&mut g, Action::StartGame);
+        to_rebuilds(&mut g);
+        let mut p = standard::Standard::new(false);
+        let (a, why) = p.decide(&g).expect("a decision");
+        assert_eq!(a, Action::EndTurn, "nobody has lost a figure: {why}");
+        let foot = g.unit_entity("23rd Foot").unwrap();
+        g.lose_figures(foot, 5);
+        g.check_rebuild("23rd Foot").expect("the rules allow it");
+        let (a, why) = p.decide(&g).expect("a decision");
+        assert_eq!(a, Action::AttemptRebuild { unit: "23rd Foot".into() }, "{why}");
+        assert!(why.contains("(11.0)"), "{why}");
+        ok(&mut g, a);
+        let (a, why) = p.decide(&g).expect("a decision");
+        assert_eq!(a, Action::EndTurn, "one try a turn (11.0): {why}");
+    }
+
     // OTP 3.1 2 ("move 1/2 normal distance and fire, or vice versa"), 3.3 3 ("unlimber and
     // fire"): an attacker with time in hand and the objective's defenders in range fires and then
     // goes on at half pace, rather than walk a full move under their muskets without a shot;
