@@ -29,6 +29,7 @@ use bevy_egui::egui;
 use egui::RichText;
 
 use super::log::GameLog;
+use super::overlays::planned::AutomaticWays;
 use super::session::{Order, Refused, Session};
 use crate::rules::action::Action;
 use crate::rules::automatic::{Decision, Level, Player};
@@ -163,7 +164,7 @@ pub(crate) fn automatic_turn(engine: &dyn Engine, settings: &SoloSettings) -> bo
 
 /// The automatic player's next action, when the step is its business (see the module docs).
 pub(crate) fn automatic_action(engine: &dyn Engine, settings: &SoloSettings, player: &mut dyn Player) -> Option<Decision> {
-    let plain = |action: Action| Decision { action, reason: None };
+    let plain = |action: Action| Decision { action, reason: None, way: None };
     let seq = engine.sequence();
     match seq.deciding {
         _ if seq.over => None,
@@ -193,6 +194,7 @@ fn drive(
     mut orders: MessageWriter<Order>,
     mut redraw: MessageWriter<RequestRedraw>,
     log: Option<ResMut<GameLog>>,
+    ways: Option<ResMut<AutomaticWays>>,
 ) {
     let Some(session) = session else { return };
     // A replay shows a game already played: nobody decides anything in it.
@@ -280,6 +282,10 @@ fn drive(
         state.reasons.push(format!("{who}: {why}"));
         let extra = state.reasons.len().saturating_sub(REASONS_SHOWN);
         state.reasons.drain(..extra);
+    }
+    // The way a unit means to go round the enemy's fire, drawn for the rest of the step.
+    if let Some(mut ways) = ways {
+        ways.note(&seq.headline, decision.as_ref().and_then(|d| d.way.clone()));
     }
     let Some(order) = decision.map(|d| Order(d.action)) else {
         state.idle = Some((session.revision, settings.automatic.clone()));

@@ -77,6 +77,9 @@ impl std::fmt::Display for Level {
 pub struct Decision {
     pub action: Action,
     pub reason: Option<String>,
+    /// The way a moving unit means to go where it leaves the straight line (round the enemy's
+    /// fire, [`route`]), for the window to draw; `None` for anything else.
+    pub way: Option<crate::rules::engine::PlannedPath>,
 }
 
 /// An automatic player that can say why it acts. It only reads the game; the caller applies
@@ -90,7 +93,7 @@ pub struct Plain(pub Box<dyn Automatic>);
 
 impl Player for Plain {
     fn decide(&mut self, game: &dyn Engine) -> Option<Decision> {
-        self.0.next_action(game).map(|action| Decision { action, reason: None })
+        self.0.next_action(game).map(|action| Decision { action, reason: None, way: None })
     }
 }
 

@@ -131,6 +131,37 @@ pub struct Way {
     pub straight: f32,
     /// How far the path's first leg turns off the straight line to the place, degrees.
     pub turn: f32,
+    /// The path as found: the unit's front, the squares' centres between, the place.
+    pub points: Vec<Vec2>,
+}
+
+impl Way {
+    /// The path pulled straight, to show on the table: from each corner on to the farthest
+    /// point a straight line reaches at no more cost than the path does there.
+    pub fn pulled(&self, going: &Going, fire: &Fire) -> Vec<Vec2> {
+        let points = &self.points;
+        let mut out = vec![points[0]];
+        let mut at = 0;
+        while at + 1 < points.len() {
+            let (mut so_far, mut reach) = (0.0, at + 1);
+            for k in at + 1..points.len() {
+                so_far += along(going, fire, points[k - 1], points[k]);
+                if along(going, fire, points[at], points[k]) <= so_far * 1.05 + 0.25 {
+                    reach = k;
+                }
+            }
+            out.push(points[reach]);
+            at = reach;
+        }
+        out
+    }
+}
+
+/// What going straight from `a` to `b` costs over the going and under the enemy's fire.
+fn along(going: &Going, fire: &Fire, a: Vec2, b: Vec2) -> f32 {
+    let cost = |i: usize| going.cost[i] + fire.fire.get(i).copied().unwrap_or(0.0);
+    let samples = (a.distance(b) / 0.5).ceil().max(1.0) as usize;
+    (0..samples).map(|k| going.cell(a + (b - a) * ((k as f32 + 0.5) / samples as f32)).map_or(f32::INFINITY, cost)).sum::<f32>() * a.distance(b) / samples as f32
 }
 
 #[derive(PartialEq)]
@@ -199,10 +230,7 @@ pub fn way(going: &Going, fire: &Fire, from: Vec2, to: Vec2, step: f32) -> Optio
     // Pulled straight: the first leg runs to the farthest point of the path (within three
     // moves) that a straight line reaches at no more cost than the path does (the squares'
     // centres zigzag where the ground does not).
-    let along = |a: Vec2, b: Vec2| -> f32 {
-        let samples = (a.distance(b) / 0.5).ceil().max(1.0) as usize;
-        (0..samples).map(|k| going.cell(a + (b - a) * ((k as f32 + 0.5) / samples as f32)).map_or(f32::INFINITY, cost)).sum::<f32>() * a.distance(b) / samples as f32
-    };
+    let along = |a: Vec2, b: Vec2| along(going, fire, a, b);
     let (mut so_far, mut walked, mut corner) = (0.0, 0.0, to);
     for k in 1..points.len() {
         so_far += along(points[k - 1], points[k]);
@@ -217,7 +245,7 @@ pub fn way(going: &Going, fire: &Fire, from: Vec2, to: Vec2, step: f32) -> Optio
     let leg = corner - from;
     let next = if leg.length() > step { from + leg * (step / leg.length()) } else { corner };
     let turn = super::angle_between(crate::table::footprint::vector_bearing(next - from), crate::table::footprint::vector_bearing(to - from));
-    Some(Way { next, length, cost: best[goal], straight: along(from, to), turn })
+    Some(Way { next, length, cost: best[goal], straight: along(from, to), turn, points })
 }
 
 #[cfg(test)]

@@ -30,8 +30,37 @@ impl super::EngineView for Planned {
     }
 }
 
+/// The ways round the enemy's fire the automatic player's units have taken in the current step
+/// of play (a brigade's activation), each from where the unit stood to the place it goes:
+/// drawn with the planned paths while that step lasts, so that a player sees why a battalion
+/// leaves the straight line (`Decision::way`; its tag, under the pointer at its start, gives
+/// both lengths).
+#[derive(Resource, Default)]
+pub(crate) struct AutomaticWays {
+    pub paths: Vec<PlannedPath>,
+    /// The sequence's headline of the step they belong to.
+    step: String,
+}
+
+impl AutomaticWays {
+    /// A decision's way, if it has one, made in the step `headline`; a new step clears the last
+    /// step's.
+    pub(crate) fn note(&mut self, headline: &str, way: Option<PlannedPath>) {
+        if self.step != headline {
+            self.paths.clear();
+            self.step = headline.to_string();
+        }
+        self.paths.extend(way);
+    }
+
+    /// The ways of the step the game is in now (none once it has moved on).
+    fn now(&self, headline: &str) -> &[PlannedPath] {
+        if self.step == headline { &self.paths } else { &[] }
+    }
+}
+
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Planned>().add_systems(PostUpdate, super::refresh_view::<Planned>).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
+    app.init_resource::<Planned>().init_resource::<AutomaticWays>().add_systems(PostUpdate, super::refresh_view::<Planned>).add_systems(EguiPrimaryContextPass, draw.in_set(UiSet::Tools).run_if(crate::ui::fonts_ready));
 }
 
 
@@ -41,9 +70,10 @@ const TAG_FILL: egui::Color32 = egui::Color32::from_rgba_premultiplied(20, 16, 1
 const BAD: egui::Color32 = egui::Color32::from_rgb(235, 80, 60);
 const INFO: egui::Color32 = egui::Color32::from_rgb(245, 225, 150);
 
-fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<Session>>, view: Res<View>) -> Result {
+fn draw(mut contexts: EguiContexts, planned: Res<Planned>, ways: Res<AutomaticWays>, session: Option<Res<Session>>, view: Res<View>) -> Result {
     let Some(session) = session else { return Ok(()) };
-    if planned.paths.is_empty() {
+    let ways = if ways.paths.is_empty() { &[] } else { ways.now(&session.engine().sequence().headline) };
+    if planned.paths.is_empty() && ways.is_empty() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -54,7 +84,7 @@ fn draw(mut contexts: EguiContexts, planned: Res<Planned>, session: Option<Res<S
     let mut shapes = Vec::new();
     let mut tags = Vec::new();
     let mut hovered: Option<&str> = None;
-    for path in &planned.paths {
+    for path in planned.paths.iter().chain(ways) {
         let rgb = sides.get(path.side).map_or([220, 220, 220], |s| side_colour(s, path.side));
         let [r, g, b] = rgb.map(|c| (c as f32 + (255.0 - c as f32) * 0.35) as u8);
         let colour = egui::Color32::from_rgb(r, g, b);
@@ -190,6 +220,22 @@ mod tests {
         assert_eq!(app.world().resource::<Planned>().revision, Some(revision));
         assert!(app.world().resource::<Planned>().paths.is_empty(), "On to Philadelphia plans no path ahead");
         assert!(distance_to_segment(egui::pos2(5.0, 3.0), egui::pos2(0.0, 0.0), egui::pos2(10.0, 0.0)) - 3.0 < 1e-4);
+    }
+
+    // Issue 19: the automatic player's ways round the enemy's fire are drawn while the step of
+    // play they were taken in lasts (its brigade's activation); a new step clears them.
+    #[test]
+    fn the_automatic_players_ways_last_their_step() {
+        let way = |label: &str| PlannedPath { label: label.into(), cite: "automatic player".into(), side: 0, points: vec![Vec2::ZERO, Vec2::new(10.0, 20.0)], marks: Vec::new() };
+        let mut ways = AutomaticWays::default();
+        let step = "Tarleton's Brigade (chit 2) is phasing";
+        ways.note(step, Some(way("71st")));
+        ways.note(step, None);
+        ways.note(step, Some(way("Legion")));
+        assert_eq!(ways.now(step).iter().map(|p| p.label.as_str()).collect::<Vec<_>>(), ["71st", "Legion"]);
+        assert!(ways.now("Howard's Continentals (chit 3) is phasing").is_empty(), "the game has moved on: drawn no more");
+        ways.note("Howard's Continentals (chit 3) is phasing", None);
+        assert!(ways.paths.is_empty(), "a new step clears the last one's");
     }
 
     // OR16-OR17's marks: the disorder and volley tags of a charge, on the same stretch or close

@@ -283,12 +283,21 @@ impl Leveled {
             Leveled::Standard(p) => p.decide(g).map(|(a, why)| (a, Some(why))),
         }
     }
+
+    /// The next decision: the action, why, and the way a unit goes round the enemy's fire.
+    pub fn decision(&mut self, g: &Game) -> Option<Decision> {
+        let (a, reason) = self.decide_game(g)?;
+        let way = match self {
+            Leveled::Standard(p) => p.take_way(),
+            Leveled::Novice(_) => None,
+        };
+        Some(Decision { action: crate::rules::action::Action::Otp(a), reason, way })
+    }
 }
 
 impl Player for Leveled {
     fn decide(&mut self, game: &dyn crate::rules::engine::Engine) -> Option<Decision> {
-        let g = game.as_any().downcast_ref::<Game>()?;
-        self.decide_game(g).map(|(a, reason)| Decision { action: crate::rules::action::Action::Otp(a), reason })
+        self.decision(game.as_any().downcast_ref::<Game>()?)
     }
 }
 
@@ -324,7 +333,8 @@ pub fn phasing_side(g: &Game) -> usize {
 impl Player for Sides {
     fn decide(&mut self, game: &dyn crate::rules::engine::Engine) -> Option<Decision> {
         let g = game.as_any().downcast_ref::<Game>()?;
-        self.decide_game(g).map(|(a, reason)| Decision { action: crate::rules::action::Action::Otp(a), reason })
+        let side = phasing_side(g).min(self.0.len().saturating_sub(1));
+        self.0.get_mut(side)?.decision(g)
     }
 }
 
@@ -752,9 +762,26 @@ mod tests {
         let (out, _) = first_moves(&src(36.0), "line.ron", "Redcoats");
         let why = out.iter().find(|(u, _)| u == "Grenadiers").map(|(_, w)| w.clone()).unwrap_or_default();
         assert!(why.contains("advances on Mill") && why.contains("going round the enemy's fire"), "{out:?}");
+        // The way it means to go, for the window to draw: from its front round the line's end
+        // (clear of the line's 45° arc, 8.x) to the mill.
+        let g = activated(&src(36.0), "line.ron", "Redcoats");
+        let mut p = standard::Standard::new(false);
+        let (a, _) = p.decide(&g).expect("a decision");
+        assert!(matches!(&a, Action::Move { unit, .. } if unit == "Grenadiers"), "{a:?}");
+        let way = p.take_way().expect("a way round");
+        assert!(way.label.starts_with("Grenadiers's way round the enemy's fire") && way.side == 0, "{}", way.label);
+        let (first, last) = (way.points[0], *way.points.last().unwrap());
+        assert!(first.distance(front_of(&g, "Grenadiers")) < 1.0 && last.distance(Vec2::new(36.0, 44.0)) < 3.0, "{:?}", way.points);
+        let line = crate::rules::automatic::seen(&g).into_iter().find(|x| x.name == "Continentals").expect("the line");
+        let end = line.stands.iter().map(|f| (f.centre.x - 36.0).abs() + f.frontage / 2.0).fold(0.0, f32::max);
+        assert!(way.points.iter().any(|q| (q.x - 36.0).abs() > end && (q.y - 24.0).abs() < 3.0), "past the line's end ({end:.1}\" from its middle), not through it: {:?}", way.points);
+        assert!(p.take_way().is_none(), "taken once");
         let (out, _) = first_moves(&src(66.0), "line.ron", "Redcoats");
         let why = out.iter().find(|(u, _)| u == "Grenadiers").map(|(_, w)| w.clone()).unwrap_or_default();
         assert!(why.contains("advances on Mill") && !why.contains("going round"), "{out:?}");
+        let mut p = standard::Standard::new(false);
+        p.decide(&activated(&src(66.0), "line.ron", "Redcoats")).expect("a decision");
+        assert!(p.take_way().is_none(), "the straight way is not drawn");
     }
 
     // OTP 4.5: in the last turns only who stands in the objectives counts. Dragoons that can

@@ -21,6 +21,7 @@ use bevy::prelude::Entity;
 use super::{DEPLOY_DISTANCE, shed_marker};
 use crate::rules::automatic::route::{Fire, Going, way};
 use crate::rules::automatic::{self, Seen, Stance};
+use crate::rules::engine::PlannedPath;
 use crate::rules::otp::charts::ArmClass;
 use crate::rules::otp::engine::operations::Activity;
 use crate::rules::otp::engine::{Action, ChargeOptions, Game, Phase, Removal};
@@ -80,6 +81,8 @@ pub struct Standard {
     /// at the start of this activation: the ways round (automatic::route).
     going: Option<Going>,
     fire: Fire,
+    /// The way round the enemy's fire of the move just chosen, for the window to draw.
+    way: Option<PlannedPath>,
 }
 
 fn pct(p: f64) -> String {
@@ -96,8 +99,14 @@ impl Standard {
         Standard { look_ahead, ..Standard::default() }
     }
 
+    /// The way round the enemy's fire of the move last decided, if it took one (taken once).
+    pub fn take_way(&mut self) -> Option<PlannedPath> {
+        self.way.take()
+    }
+
     /// The next action and why; `None` once the game is over.
     pub fn decide(&mut self, g: &Game) -> Option<(Action, String)> {
+        self.way = None;
         match g.phase() {
             Phase::Over => None,
             Phase::Setup => Some((Action::StartGame, "starts the game".into())),
@@ -192,7 +201,7 @@ impl Standard {
     /// after a half move or a change of formation (a full move leaves none, and the engine says
     /// so), a half move after a shot or a change of formation.
     #[allow(clippy::too_many_arguments)]
-    fn rest(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, p: Option<&Plan>) -> Option<(Action, String)> {
+    fn rest(&mut self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, stance: Stance, p: Option<&Plan>) -> Option<(Action, String)> {
         let done = g.unit_turn(e).done.clone();
         let after = match done.as_slice() {
             [Activity::Move] => "after its half move",
@@ -200,8 +209,9 @@ impl Standard {
             [Activity::Form(_)] => "after its change of formation",
             _ => return None,
         };
-        let shot = || fire(g, s, seen, e, name, stance, p, self.look_ahead, true);
-        let walk = || {
+        let look_ahead = self.look_ahead;
+        let shot = || fire(g, s, seen, e, name, stance, p, look_ahead, true);
+        let mut walk = || {
             let me = seen.iter().find(|x| x.entity == e)?;
             let late = p.and_then(|p| errand(g, seen, me, p));
             self.movement(g, s, seen, e, name, p, late)
@@ -217,7 +227,7 @@ impl Standard {
     /// Where the unit goes and why, by its brigade's plan.
     /// `late`: what the unit is about for the objectives' count at the end ([`errand`]).
     #[allow(clippy::too_many_arguments)]
-    fn movement(&self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>, late: Option<Late>) -> Option<(Action, String)> {
+    fn movement(&mut self, g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: Option<&Plan>, late: Option<Late>) -> Option<(Action, String)> {
         let u = g.unit(e);
         if u.formation == Formation::Unlimbered {
             return None;
@@ -295,8 +305,11 @@ impl Standard {
         let guarded = seen.iter().any(|x| x.side != me.side && x.distance_to(target) <= 6.0);
         let straight = front.distance(target);
         let round = self.going.as_ref().filter(|_| round && !guarded).and_then(|going| way(going, &self.fire, front, target, stop.min(full)));
+        let mut shown = None;
         let (target, stop, why) = match round {
             Some(w) if w.turn > 8.0 && w.straight > w.cost * 1.25 + 3.0 && w.length <= 1.5 * straight && w.length <= turns_left(g) * full => {
+                let label = format!("{name}'s way round the enemy's fire: {:.0}\" against {straight:.0}\" straight through it", w.length);
+                shown = self.going.as_ref().map(|going| PlannedPath { label, cite: "automatic player".into(), side: me.side, points: w.pulled(going, &self.fire), marks: Vec::new() });
                 (w.next, w.next.distance(front), format!("{why}, going round the enemy's fire ({:.0}\" round against {:.0}\" straight through it)", w.length, straight))
             }
             _ => (target, stop, why),
@@ -363,6 +376,7 @@ impl Standard {
         let (end, _) = end_of(front, facing, &steps);
         let (_, words) = automatic::ground(g.scenario(), end);
         let ground = if words.is_empty() { String::new() } else { format!(", {}", words.join(", ")) };
+        self.way = shown;
         Some((Action::Move { unit: name.to_string(), steps }, format!("{name} {why}{ground} ({} brigade)", plan.stance.word())))
     }
 }
@@ -729,3 +743,4 @@ fn deploy(g: &Game, s: &Situation, seen: &[Seen], e: Entity, name: &str, plan: O
         (Action::ChangeFormation { unit: name.to_string(), formation: to }, format!("{name} {what}: {why}"))
     })
 }
+
