@@ -554,3 +554,22 @@ fn the_previews_odds_after_closing_fire_are_the_melees() {
     let sigma = (after * (1.0 - after) / n).sqrt();
     assert!(closed > 300 && (share - after).abs() < 4.0 * sigma, "{won} of {closed} closed charges won; the preview said {after:.3} (before the fire {before:.3})");
 }
+
+// OTP 9.7, 9.4, 9.5: which fire the preview weighs before the melee, as the charge gives it: a
+// front attack on a line, 9.7's closing fire; light infantry in skirmish line that pass their
+// reaction, 9.4's fire at 2"; a flank attack, none (the charge's report has no 9.7 fire either);
+// mounted cavalry charged on its front may countercharge instead, none.
+#[test]
+fn the_preview_weighs_the_fire_the_charge_gives() {
+    let rule = |s: &otp::scenario::Scenario, target: &str| ready(s, 0, "Redcoats").charge_preview("Grenadiers", target, ChargeOptions::default()).unwrap().closing_fire.map(|c| c.rule);
+    assert_eq!(rule(&lines_facing(), "Continentals"), Some("9.7"));
+    let lights = table(&foot("Grenadiers", "Line", 16, "Line", (36.0, 22.0), 0.0), &foot("Rangers", "Light", 8, "Skirmish", (36.0, 28.0), 180.0), CORNERS.0, CORNERS.1, "");
+    assert_eq!(rule(&lights, "Rangers"), Some("9.4"));
+    let flank = table(&foot("Grenadiers", "Line", 12, "Line", (41.0, 31.0), 270.0), &foot("Continentals", "Line", 16, "Line", (36.0, 28.0), 180.0), CORNERS.0, CORNERS.1, "");
+    assert_eq!(rule(&flank, "Continentals"), None);
+    let mut g = ready(&flank, 1, "Redcoats");
+    let r = ok(&mut g, charge("Grenadiers", "Continentals"));
+    assert!(dice(&r, "9.8") >= 2 && !r.notes.iter().any(|n| n.rule == "9.7"), "a flank attack is not fired on as it closes: {r}");
+    let horse_target = table(&foot("Grenadiers", "Line", 16, "Line", (36.0, 22.0), 0.0), &horse("Dragoons", 8, "Line", (36.0, 27.0), 180.0), CORNERS.0, CORNERS.1, "");
+    assert_eq!(rule(&horse_target, "Dragoons"), None);
+}
