@@ -2,8 +2,9 @@
 //!
 //! At the start of each of its activations a brigade takes a plan: what its posture asks now
 //! ([`automatic::stance`]: the scenario's `posture`, else derived from the objectives) and the
-//! objective it goes for or holds (points over distance). Then, unit by unit as the novice does
-//! (one action a unit, the same legality checks): shed a Morale Marker (10.2–10.4); charge when
+//! objective it goes for or holds (points over distance). Then, unit by unit with the novice's
+//! legality checks, each unit's whole operation (3.1–3.3: a shot and a half move, in either
+//! order, where the operation allows both): shed a Morale Marker (10.2–10.4); charge when
 //! the exact closure and melee odds clear the stance's bar (an attacker charges on better than
 //! even odds, a defender counter-attacks only on good ones, 9.1, 9.8); fire at the target the
 //! exact FIRE odds make worth most, an enemy on an objective first (8.x); form line or unlimber
