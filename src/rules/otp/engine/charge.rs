@@ -219,9 +219,7 @@ impl Game {
     /// The target's fire at the attacker in contact (`a` placed there on `placed`) and the
     /// melee's odds over its results; `None` when the fire rules do not let it fire.
     fn closing_fire(&self, rule: &'static str, placed: &MeleeTable, t: usize, a: usize, defenders: &[usize], path: &ChargePath) -> Option<ClosingFire> {
-        let ctx = FireContext::new(placed, t, a).occasion(FireOccasion::AtChargingUnit);
-        let gun = placed.situation.unit(t).gun().is_some();
-        let ctx = if gun && fire::preview(&ctx.ammo(Ammo::Canister), &self.charts).is_ok() { ctx.ammo(Ammo::Canister) } else { ctx };
+        let ctx = self.defensive_ammo(FireContext::new(placed, t, a).occasion(FireOccasion::AtChargingUnit));
         let shot = fire::preview(&ctx, &self.charts).ok()?;
         let figures = placed.situation.unit(a).figures();
         let (mut wins, mut bonus, mut destroyed) = (0.0, 0.0, 0.0);
@@ -672,10 +670,15 @@ impl Game {
     /// A shot whose firer's woods visibility is already known (`visibility`, 8.7), else rolled.
     fn shot_seeing(&mut self, table: &FireTable, firer: Entity, target: Entity, occasion: FireOccasion, disordered: bool, visibility: Option<f32>) -> Result<FireReport, fire::Refusal> {
         let (f, t) = (self.index(&table.situation, firer), self.index(&table.situation, target));
-        let ctx = FireContext::new(table, f, t).occasion(occasion).counts_disordered(disordered).visibility(visibility);
-        let gun = table.situation.unit(f).gun().is_some();
-        let ctx = if gun && fire::preview(&ctx.ammo(Ammo::Canister), &self.charts).is_ok() { ctx.ammo(Ammo::Canister) } else { ctx };
+        let ctx = self.defensive_ammo(FireContext::new(table, f, t).occasion(occasion).counts_disordered(disordered).visibility(visibility));
         fire::resolve(&ctx, &self.charts, &mut self.dice)
+    }
+
+    /// Fire at a charge (or in a firefight) is canister when the guns may fire it (8.4), else as
+    /// the firer's arm fires: one choice for the shot and for its odds in the charge preview.
+    fn defensive_ammo<'t>(&self, ctx: FireContext<'t>) -> FireContext<'t> {
+        let gun = ctx.situation().unit(ctx.firer).gun().is_some();
+        if gun && fire::preview(&ctx.ammo(Ammo::Canister), &self.charts).is_ok() { ctx.ammo(Ammo::Canister) } else { ctx }
     }
 
     /// 9.2: the attacker failed to close.
