@@ -494,3 +494,39 @@ fn no_fire_at_a_unit_that_has_left_the_table() {
     let engine = refused(&mut g, Action::fire("Continental Artillery", "23rd Foot"), "6.11");
     assert_eq!((preview.rule, preview.reason), (engine.rule, engine.reason));
 }
+
+// OTP 4.3 (every chit drawn once a turn, in an order the dice decide): a rehearsal — the copy
+// the strong automatic player plays a plan out in — stands exactly as the game does, but throws
+// dice of its own from there on: the same rehearsal seed draws the same order, different seeds
+// draw orders other than the game's, and making rehearsals leaves the game's own dice alone.
+#[test]
+fn a_rehearsal_stands_as_the_game_does_and_throws_its_own_dice() {
+    fn order(g: &mut Game) -> Vec<String> {
+        let mut drawn = Vec::new();
+        while g.phase() != Phase::Rebuild {
+            if let Some(b) = g.phasing_brigade() {
+                drawn.push(b);
+                ok(g, Action::EndActivation);
+            } else {
+                ok(g, Action::DrawChit);
+            }
+        }
+        drawn
+    }
+    let mut g = teaching(3);
+    ok(&mut g, Action::StartGame);
+    to_rebuilds(&mut g);
+    ok(&mut g, Action::EndTurn);
+    let at = g.snapshot();
+    let save = g.to_save();
+    let rehearsals: Vec<Game> = (0..24).map(|seed| g.rehearsal(seed)).collect();
+    assert!(rehearsals.iter().all(|r| r.snapshot() == at), "a rehearsal stands as the game does");
+    let mut again = g.rehearsal(7);
+    let real = order(&mut g);
+    let mut plain = Game::from_save(&save, Charts::embedded().clone()).expect("replays");
+    assert_eq!(order(&mut plain), real, "the game's own dice untouched by its rehearsals");
+    let orders: Vec<Vec<String>> = rehearsals.into_iter().map(|mut r| order(&mut r)).collect();
+    assert_eq!(order(&mut again), orders[7], "the same rehearsal seed, the same draw");
+    let other = orders.iter().filter(|o| **o != real).count();
+    assert!(real.len() >= 4 && other >= 12, "{other} of 24 rehearsals drew another order than the game's {real:?}");
+}

@@ -109,6 +109,12 @@ impl Dice {
         Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), thrown: 0 }
     }
 
+    /// The rolls made so far counted on, the stream from here on a fresh one from `seed` (a
+    /// rehearsal's: the automatic player's look-ahead must not throw the game's own dice).
+    pub fn reseeded(&self, seed: u64) -> Self {
+        Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), thrown: self.thrown }
+    }
+
     /// The seed this stream started from (all a saved game needs).
     pub fn seed(&self) -> u64 {
         self.seed

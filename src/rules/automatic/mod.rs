@@ -47,7 +47,7 @@ impl Level {
         match self {
             Level::Novice => "every unit toward the nearest enemy; fires at the nearest target; charges when the odds favour it",
             Level::Standard => "plays the scenario: takes and holds objectives, keeps good ground and brigades together, fires and charges by the exact odds",
-            Level::Strong => "the standard player, looking ahead at the enemy's reply before each move",
+            Level::Strong => "the standard player, rehearsing each brigade's plans to the end of the game with fresh dice",
         }
     }
 

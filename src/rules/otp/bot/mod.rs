@@ -14,6 +14,7 @@
 //! it; else nothing. After the last chit it tries every rebuild the rules allow (11.0) and ends
 //! the turn.
 
+mod rehearse;
 pub mod standard;
 
 use std::io::Write;
@@ -641,6 +642,38 @@ mod tests {
         (out.into_iter().filter_map(|(a, why)| if let Action::Move { unit, .. } = a { Some((unit, why)) } else { None }).collect(), g)
     }
 
+    // OTP 4.5 (the objectives counted at the end): looking ahead, the strong player plays each
+    // of a brigade's plans out to the end of the game in rehearsals with fresh dice, takes the
+    // one that stood best there, and says so with the activation's first action; from the same
+    // game it decides the same again (its rehearsal dice come from the game's seed and place).
+    // The standard player takes the plan that weighs most, unrehearsed.
+    #[test]
+    fn the_strong_player_takes_the_plan_that_fares_best_in_its_rehearsals() {
+        use crate::rules::otp::engine::testing::{activate, ok, teaching};
+        let mut g = teaching(4);
+        ok(&mut g, Action::StartGame);
+        activate(&mut g, "Howard's Continentals");
+        let mut strong = standard::Standard::new(true);
+        let (a, why) = strong.decide(&g).expect("a decision");
+        let said = why.split_once("its plan rehearsed to the end, 2 games each with fresh dice (VP ahead at the end): ").map(|(_, s)| s).unwrap_or_else(|| panic!("no rehearsal said: {why}"));
+        let stood: Vec<(String, f64)> = said.split(", ").map(|each| each.rsplit_once(' ').map(|(name, v)| (name.to_string(), v.parse().expect("a standing"))).expect("name and standing")).collect();
+        let objectives: Vec<&str> = g.scenario().objectives.iter().map(|o| o.name.as_str()).collect();
+        assert!(stood.len() == objectives.len() && stood.iter().all(|(name, _)| objectives.contains(&name.as_str())), "{stood:?}");
+        let best = stood.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+        let goal = strong.goal().expect("a plan with an objective").to_string();
+        assert!(stood.iter().any(|(name, v)| *name == goal && *v == best), "took {goal}, the rehearsals said {stood:?}");
+        let mut again = standard::Standard::new(true);
+        assert_eq!(again.decide(&g), Some((a, why.clone())), "the same decision from the same game");
+        // The rest of the activation says nothing more of rehearsals.
+        let (a, _) = strong.decide(&g).expect("a decision");
+        ok(&mut g, a);
+        let (_, next) = strong.decide(&g).expect("a decision");
+        assert!(!next.contains("rehearsed"), "{next}");
+        let mut plain = standard::Standard::new(false);
+        let (_, why) = plain.decide(&g).expect("a decision");
+        assert!(!why.contains("rehearsed"), "{why}");
+    }
+
     // OTP 11.0, 4.4: at the end of the turn the standard player tries every rebuild the rules
     // allow — a unit that has lost figures and stood in reserve — and says so; one try a turn,
     // then it ends the turn. A unit at full strength is not tried.
@@ -870,3 +903,4 @@ mod tests {
         assert!(reasons.iter().any(|r| r.contains("VP")), "{reasons:#?}");
     }
 }
+

@@ -12,14 +12,16 @@
 //! attacker toward its objective keeping its place in the brigade (it waits for the brigade when
 //! ahead of it), a screen to the edge of its range. Every action carries a one-line reason.
 //!
-//! The strong player plays the same plan with more judgement of the enemy's reply: an attacker
+//! The strong player rehearses: at a brigade's activation it plays each of its best-weighed plans
+//! out to the end of the game in copies with fresh dice (`rehearse`) and takes the one that
+//! stands best there; and it plays with more judgement of the enemy's reply: an attacker
 //! weighs each objective against how strongly it is held, a defender throws an enemy off an
 //! objective on shorter odds, and its fire counts what a hit costs the target next (10.2, 10.3).
 
 use bevy::math::Vec2;
 use bevy::prelude::Entity;
 
-use super::{DEPLOY_DISTANCE, shed_marker};
+use super::{DEPLOY_DISTANCE, rehearse, shed_marker};
 use crate::rules::automatic::route::{Fire, Going, way};
 use crate::rules::automatic::{self, Seen, Stance};
 use crate::rules::engine::PlannedPath;
@@ -35,6 +37,24 @@ use crate::table::footprint::vector_bearing;
 use crate::table::movement::{End, MoveStep};
 use crate::table::range::unit_distance;
 use crate::table::situation::Situation;
+
+/// The most plans of a brigade the strong player rehearses (the ones that weigh most).
+const CANDIDATES: usize = 3;
+
+/// Play a rehearsal to its end, each side by its player (a refusal ends the activation, or the
+/// turn, as in a real game).
+fn play_to_end(g: &mut Game, players: &mut [Standard]) {
+    for _ in 0..super::MAX_ACTIONS {
+        let side = super::phasing_side(g).min(players.len() - 1);
+        let Some((action, _)) = players[side].decide(g) else { break };
+        if g.apply(action).is_err() {
+            let fallback = if g.phase() == Phase::Rebuild { Action::EndTurn } else { Action::EndActivation };
+            if g.apply(fallback).is_err() {
+                break;
+            }
+        }
+    }
+}
 
 /// An objective a brigade goes for or holds.
 #[derive(Clone, Debug)]
@@ -84,6 +104,12 @@ pub struct Standard {
     fire: Fire,
     /// The way round the enemy's fire of the move just chosen, for the window to draw.
     way: Option<PlannedPath>,
+    /// How the strong player's rehearsals of the brigade's plans came out, said with the
+    /// activation's first action.
+    rehearsed: Option<String>,
+    /// In a rehearsal: the brigade held to the objective of the plan rehearsed, at every one of
+    /// its activations to the end (a plan is a commitment, not one activation's move).
+    held_to: Option<(Entity, String)>,
 }
 
 fn pct(p: f64) -> String {
@@ -105,6 +131,12 @@ impl Standard {
         self.way.take()
     }
 
+    /// The objective of the plan of the activation under way.
+    #[cfg(test)]
+    pub(super) fn goal(&self) -> Option<&str> {
+        self.plan.as_ref()?.goal.as_ref().map(|goal| goal.name.as_str())
+    }
+
     /// The next action and why; `None` once the game is over.
     pub fn decide(&mut self, g: &Game) -> Option<(Action, String)> {
         self.way = None;
@@ -121,6 +153,14 @@ impl Standard {
     }
 
     fn activation(&mut self, g: &Game, chit: u32) -> Option<(Action, String)> {
+        let (a, why) = self.activation_step(g, chit)?;
+        Some(match self.rehearsed.take() {
+            Some(said) => (a, format!("{why}; {said}")),
+            None => (a, why),
+        })
+    }
+
+    fn activation_step(&mut self, g: &Game, chit: u32) -> Option<(Action, String)> {
         let seen = automatic::seen(g);
         let units: Vec<(Entity, String)> = g.units().filter(|(_, u)| g.world().get::<Brigade>(u.brigade).is_some_and(|b| b.chit == chit)).map(|(e, u)| (e, u.name.clone())).collect();
         let fresh = self.key != Some((g.turn(), chit));
@@ -135,10 +175,22 @@ impl Standard {
             self.key = Some((g.turn(), chit));
             self.handled.clear();
             self.begun.clear();
+            self.rehearsed = None;
             self.plan = units.first().map(|&(e, _)| {
                 let brigade = g.unit(e).brigade;
                 let before = self.goals.iter().find(|(b, _)| *b == brigade).map(|(_, goal)| goal.as_str());
-                let p = plan(g, &seen, brigade, self.look_ahead, before);
+                let mut ranked = plans(g, &seen, brigade, self.look_ahead, before);
+                if let Some((_, goal)) = self.held_to.as_ref().filter(|(b, _)| *b == brigade) {
+                    ranked.sort_by_key(|(_, p)| p.goal.as_ref().is_none_or(|g| &g.name != goal));
+                }
+                ranked.truncate(CANDIDATES);
+                let p = if self.look_ahead && ranked.len() > 1 {
+                    let (p, said) = self.rehearsed_plan(g, g.unit(e).side, brigade, ranked);
+                    self.rehearsed = Some(said);
+                    p
+                } else {
+                    ranked.swap_remove(0).1
+                };
                 self.goals.retain(|(b, _)| *b != brigade);
                 if let Some(goal) = &p.goal {
                     self.goals.push((brigade, goal.name.clone()));
@@ -196,6 +248,29 @@ impl Standard {
             }
         }
         Some((Action::EndActivation, "ends the activation: every unit has done what is worth doing".into()))
+    }
+
+    /// Looking ahead: the candidate plan that fares best when each is rehearsed to the end of
+    /// the game ([`rehearse`]: the copies played by the standard player on every side, this
+    /// brigade's activation on the candidate), and what the rehearsals said.
+    fn rehearsed_plan(&self, g: &Game, side: usize, brigade: Entity, ranked: Vec<(f32, Plan)>) -> (Plan, String) {
+        let candidates: Vec<Plan> = ranked.into_iter().map(|(_, p)| p).collect();
+        let (turn, chit) = self.key.unwrap_or_default();
+        let stood = rehearse::rehearse(g, side, &candidates, |copy, plan| {
+            let held_to = plan.goal.as_ref().map(|goal| (brigade, goal.name.clone()));
+            let mut me = Standard { look_ahead: false, plan: Some(plan.clone()), rehearsed: None, way: None, held_to, ..self.clone() };
+            me.goals.retain(|(b, _)| *b != brigade);
+            me.goals.extend(plan.goal.as_ref().map(|goal| (brigade, goal.name.clone())));
+            debug_assert_eq!(me.key, Some((turn, chit)));
+            let sides = g.scenario().sides.len();
+            let mut players: Vec<Standard> = (0..sides).map(|s| if s == side { me.clone() } else { Standard { going: self.going.clone(), ..Standard::new(false) } }).collect();
+            play_to_end(copy, &mut players);
+        });
+        let best = (0..candidates.len()).max_by(|&a, &b| stood[a].total_cmp(&stood[b]).then(b.cmp(&a))).unwrap_or(0);
+        let name = |p: &Plan| p.goal.as_ref().map_or_else(|| "no objective".to_string(), |goal| goal.name.clone());
+        let each: Vec<String> = candidates.iter().zip(&stood).map(|(p, s)| format!("{} {s:+.1}", name(p))).collect();
+        let said = format!("its plan rehearsed to the end, {} games each with fresh dice (VP ahead at the end): {}", rehearse::REHEARSALS, each.join(", "));
+        (candidates[best].clone(), said)
     }
 
     /// The second part of a unit's operation, after its first this activation (3.1–3.3): a shot
@@ -497,9 +572,10 @@ pub(super) fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2,
     (p, facing.rem_euclid(360.0))
 }
 
-/// A brigade's plan: its stance now and the objective it goes for or holds. Looking ahead, an
-/// attacker weighs how strongly each objective is held against its own strength.
-fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Option<&str>) -> Plan {
+/// A brigade's plans (its stance now and the objective it goes for or holds), the one that weighs most first: one for each objective it might go for
+/// or hold (points over distance; looking ahead, an attacker weighs how strongly each is held
+/// against its own strength), or one with none (a screen, a scenario without objectives).
+fn plans(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Option<&str>) -> Vec<(f32, Plan)> {
     let b = g.world().get::<Brigade>(brigade);
     let (side, name) = b.map_or((0, String::new()), |b| (b.side, b.name.clone()));
     let stance = automatic::stance(g.scenario(), side, &name, g.turn());
@@ -544,19 +620,28 @@ fn plan(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Opti
                     let worth = if before == Some(o.name.as_str()) { worth * 1.33 } else { worth };
                     (worth, Goal { name: o.name.clone(), at, radius: o.radius, points: o.points, retake: lost })
                 })
-                .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)))
-                .map(|(_, goal)| goal)
+                .collect::<Vec<_>>()
         })
-        .flatten();
-    // A defender going to retake an objective attacks (9.x bars, no waiting on it).
-    let stance = if goal.as_ref().is_some_and(|goal| goal.retake) { Stance::Attack } else { stance };
+        .unwrap_or_default();
+    let mut goals: Vec<(f32, Option<Goal>)> = goal.into_iter().map(|(worth, goal)| (worth, Some(goal))).collect();
+    goals.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.as_ref().map(|g| &g.name).cmp(&b.1.as_ref().map(|g| &g.name))));
+    if goals.is_empty() {
+        goals.push((0.0, None));
+    }
     let turn_limit = g.scenario().turn_limit.unwrap_or(10);
     let late = g.turn() + 2 >= turn_limit;
     // Turns the brigade needs to reach its objective at its slowest unit's normal move.
     let pace = mine.iter().map(|u| g.normal_move(u.entity, g.unit(u.entity).formation)).fold(f32::INFINITY, f32::min).clamp(1.0, 12.0);
-    let needs = goal.as_ref().map_or(0.0, |goal| ((goal.at.distance(centre) - goal.radius).max(0.0) / pace).ceil());
-    let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left(g));
-    Plan { stance, late, pressed, look_ahead, goal, centre }
+    goals
+        .into_iter()
+        .map(|(worth, goal)| {
+            // A defender going to retake an objective attacks (9.x bars, no waiting on it).
+            let stance = if goal.as_ref().is_some_and(|goal| goal.retake) { Stance::Attack } else { stance };
+            let needs = goal.as_ref().map_or(0.0, |goal| ((goal.at.distance(centre) - goal.radius).max(0.0) / pace).ceil());
+            let pressed = stance == Stance::Attack && (late || needs + 1.0 >= turns_left(g));
+            (worth, Plan { stance, late, pressed, look_ahead, goal, centre })
+        })
+        .collect()
 }
 
 /// How far a unit's fire reaches (8.3, 8.4); 2" for one with no fire of its own.

@@ -201,11 +201,25 @@ impl Game {
 
     /// Replay the actions; the first refused one and its refusal.
     fn replay(save: &Save, charts: Charts) -> Result<Game, (usize, Refusal)> {
-        let mut game = Game::new(save.scenario.clone(), save.seed, charts);
-        for (i, action) in save.actions.iter().enumerate() {
+        Game::replaying(save.scenario.clone(), save.seed, &save.actions, charts)
+    }
+
+    fn replaying(scenario: Scenario, seed: u64, actions: &[Action], charts: Charts) -> Result<Game, (usize, Refusal)> {
+        let mut game = Game::new(scenario, seed, charts);
+        for (i, action) in actions.iter().enumerate() {
             game.apply(action.clone()).map_err(|r| (i, r))?;
         }
         Ok(game)
+    }
+
+    /// The game as it stands, copied, with its dice from here on a fresh stream from `seed`
+    /// rather than the game's own: the strong automatic player rehearses its plans in such
+    /// copies, and one that threw the game's own dice would see the real game's coming rolls.
+    /// A rehearsal is never saved (its later rolls are not the seed's, so they would not replay).
+    pub fn rehearsal(&self, seed: u64) -> Game {
+        let mut game = Game::replaying(self.scenario.clone(), self.seed, &self.actions, self.charts.clone()).expect("the game's own actions replay");
+        game.dice = game.dice.reseeded(seed);
+        game
     }
 
     /// Replay a save with these charts. Every action must still be legal: a refusal means the
