@@ -41,6 +41,10 @@ use crate::table::situation::Situation;
 /// The most plans of a brigade the strong player rehearses (the ones that weigh most).
 const CANDIDATES: usize = 3;
 
+/// How much better (points ahead at the end, 4.5, on average) another plan must stand in the
+/// rehearsals than the one that weighs most to be taken instead.
+const CLEARLY_BETTER: f64 = 1.0;
+
 /// Play a rehearsal to its end, each side by its player (a refusal ends the activation, or the
 /// turn, as in a real game).
 fn play_to_end(g: &mut Game, players: &mut [Standard]) {
@@ -87,6 +91,8 @@ struct Plan {
 #[derive(Clone, Debug, Default)]
 pub struct Standard {
     look_ahead: bool,
+    /// Looking ahead, it rehearses its plans (not in a rehearsal: one level deep).
+    rehearses: bool,
     key: Option<(u32, u32)>,
     /// Units done for this activation.
     handled: Vec<String>,
@@ -123,7 +129,7 @@ fn dir(bearing: f32) -> Vec2 {
 
 impl Standard {
     pub fn new(look_ahead: bool) -> Self {
-        Standard { look_ahead, ..Standard::default() }
+        Standard { look_ahead, rehearses: look_ahead, ..Standard::default() }
     }
 
     /// The way round the enemy's fire of the move last decided, if it took one (taken once).
@@ -184,7 +190,7 @@ impl Standard {
                     ranked.sort_by_key(|(_, p)| p.goal.as_ref().is_none_or(|g| &g.name != goal));
                 }
                 ranked.truncate(CANDIDATES);
-                let p = if self.look_ahead && ranked.len() > 1 {
+                let p = if self.rehearses && ranked.len() > 1 {
                     let (p, said) = self.rehearsed_plan(g, g.unit(e).side, brigade, ranked);
                     self.rehearsed = Some(said);
                     p
@@ -258,7 +264,7 @@ impl Standard {
         let (turn, chit) = self.key.unwrap_or_default();
         let stood = rehearse::rehearse(g, side, &candidates, |copy, plan| {
             let held_to = plan.goal.as_ref().map(|goal| (brigade, goal.name.clone()));
-            let mut me = Standard { look_ahead: false, plan: Some(plan.clone()), rehearsed: None, way: None, held_to, ..self.clone() };
+            let mut me = Standard { rehearses: false, plan: Some(plan.clone()), rehearsed: None, way: None, held_to, ..self.clone() };
             me.goals.retain(|(b, _)| *b != brigade);
             me.goals.extend(plan.goal.as_ref().map(|goal| (brigade, goal.name.clone())));
             debug_assert_eq!(me.key, Some((turn, chit)));
@@ -266,10 +272,13 @@ impl Standard {
             let mut players: Vec<Standard> = (0..sides).map(|s| if s == side { me.clone() } else { Standard { going: self.going.clone(), ..Standard::new(false) } }).collect();
             play_to_end(copy, &mut players);
         });
-        let best = (0..candidates.len()).max_by(|&a, &b| stood[a].total_cmp(&stood[b]).then(b.cmp(&a))).unwrap_or(0);
+        // The plan that weighs most stands unless another did clearly better (a point ahead at
+        // the end, on average): two games a plan are few, and their luck should not steer it.
+        let best = (1..candidates.len()).filter(|&c| stood[c] >= stood[0] + CLEARLY_BETTER).max_by(|&a, &b| stood[a].total_cmp(&stood[b]).then(b.cmp(&a))).unwrap_or(0);
         let name = |p: &Plan| p.goal.as_ref().map_or_else(|| "no objective".to_string(), |goal| goal.name.clone());
         let each: Vec<String> = candidates.iter().zip(&stood).map(|(p, s)| format!("{} {s:+.1}", name(p))).collect();
-        let said = format!("its plan rehearsed to the end, {} games each with fresh dice (VP ahead at the end): {}", rehearse::REHEARSALS, each.join(", "));
+        let verdict = if best == 0 { format!("{} stands", name(&candidates[0])) } else { format!("{} clearly better than {}", name(&candidates[best]), name(&candidates[0])) };
+        let said = format!("its plans rehearsed to the end, {} games each with fresh dice (VP ahead at the end): {}; {verdict}", rehearse::REHEARSALS, each.join(", "));
         (candidates[best].clone(), said)
     }
 
