@@ -644,7 +644,7 @@ mod tests {
 
     // OTP 4.5 (the objectives counted at the end): looking ahead, the strong player plays each
     // of a brigade's plans out to the end of the game in rehearsals with fresh dice, keeps the
-    // plan that weighs most unless another stood a point and more better there, and says so with
+    // plan that weighs most unless another stood two points and more better there, and says so with
     // the activation's first action; from the same game it decides the same again (its
     // rehearsal dice come from the game's seed and place). The standard player rehearses nothing.
     #[test]
@@ -660,7 +660,7 @@ mod tests {
         let stood: Vec<(String, f64)> = said.split(", ").map(|each| each.rsplit_once(' ').map(|(name, v)| (name.to_string(), v.parse().expect("a standing"))).expect("name and standing")).collect();
         let objectives: Vec<&str> = g.scenario().objectives.iter().map(|o| o.name.as_str()).collect();
         assert!(stood.len() == objectives.len() && stood.iter().all(|(name, _)| objectives.contains(&name.as_str())), "{stood:?}");
-        let (best, at) = stood.iter().skip(1).fold((stood[0].0.clone(), stood[0].1), |b, (name, v)| if *v >= stood[0].1 + 1.0 && *v > b.1 { (name.clone(), *v) } else { b });
+        let (best, at) = stood.iter().skip(1).fold((stood[0].0.clone(), stood[0].1), |b, (name, v)| if *v >= stood[0].1 + standard::CLEARLY_BETTER && *v > b.1 { (name.clone(), *v) } else { b });
         let goal = strong.goal().expect("a plan with an objective").to_string();
         assert_eq!(goal, best, "the rehearsals said {stood:?} ({at:+.1}): {verdict}");
         assert!(verdict.starts_with(&goal), "{verdict}");

@@ -42,8 +42,9 @@ use crate::table::situation::Situation;
 const CANDIDATES: usize = 3;
 
 /// How much better (points ahead at the end, 4.5, on average) another plan must stand in the
-/// rehearsals than the one that weighs most to be taken instead.
-const CLEARLY_BETTER: f64 = 1.0;
+/// rehearsals than the one that weighs most to be taken instead (measured: one point let two
+/// games' luck steer the British attack at Brandywine, docs/bot.md).
+pub(super) const CLEARLY_BETTER: f64 = 2.0;
 
 /// Play a rehearsal to its end, each side by its player (a refusal ends the activation, or the
 /// turn, as in a real game).
@@ -272,8 +273,8 @@ impl Standard {
             let mut players: Vec<Standard> = (0..sides).map(|s| if s == side { me.clone() } else { Standard { going: self.going.clone(), ..Standard::new(false) } }).collect();
             play_to_end(copy, &mut players);
         });
-        // The plan that weighs most stands unless another did clearly better (a point ahead at
-        // the end, on average): two games a plan are few, and their luck should not steer it.
+        // The plan that weighs most stands unless another did clearly better (two points ahead
+        // at the end, on average): two games a plan are few, and their luck should not steer it.
         let best = (1..candidates.len()).filter(|&c| stood[c] >= stood[0] + CLEARLY_BETTER).max_by(|&a, &b| stood[a].total_cmp(&stood[b]).then(b.cmp(&a))).unwrap_or(0);
         let name = |p: &Plan| p.goal.as_ref().map_or_else(|| "no objective".to_string(), |goal| goal.name.clone());
         let each: Vec<String> = candidates.iter().zip(&stood).map(|(p, s)| format!("{} {s:+.1}", name(p))).collect();
