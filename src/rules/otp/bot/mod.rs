@@ -905,4 +905,3 @@ mod tests {
         assert!(reasons.iter().any(|r| r.contains("VP")), "{reasons:#?}");
     }
 }
-

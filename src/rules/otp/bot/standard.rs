@@ -46,21 +46,6 @@ const CANDIDATES: usize = 3;
 /// games' luck steer the British attack at Brandywine, docs/bot.md).
 pub(super) const CLEARLY_BETTER: f64 = 2.0;
 
-/// Play a rehearsal to its end, each side by its player (a refusal ends the activation, or the
-/// turn, as in a real game).
-fn play_to_end(g: &mut Game, players: &mut [Standard]) {
-    for _ in 0..super::MAX_ACTIONS {
-        let side = super::phasing_side(g).min(players.len() - 1);
-        let Some((action, _)) = players[side].decide(g) else { break };
-        if g.apply(action).is_err() {
-            let fallback = if g.phase() == Phase::Rebuild { Action::EndTurn } else { Action::EndActivation };
-            if g.apply(fallback).is_err() {
-                break;
-            }
-        }
-    }
-}
-
 /// An objective a brigade goes for or holds.
 #[derive(Clone, Debug)]
 struct Goal {
@@ -257,21 +242,17 @@ impl Standard {
         Some((Action::EndActivation, "ends the activation: every unit has done what is worth doing".into()))
     }
 
-    /// Looking ahead: the candidate plan that fares best when each is rehearsed to the end of
-    /// the game ([`rehearse`]: the copies played by the standard player on every side, this
-    /// brigade's activation on the candidate), and what the rehearsals said.
+    /// Looking ahead: the plan to take of `ranked` when each is rehearsed to the end of the game
+    /// ([`rehearse`]: its own side played by this player without rehearsals, the brigade held to
+    /// the plan's objective, the enemy by the standard player), and what the rehearsals said.
     fn rehearsed_plan(&self, g: &Game, side: usize, brigade: Entity, ranked: Vec<(f32, Plan)>) -> (Plan, String) {
         let candidates: Vec<Plan> = ranked.into_iter().map(|(_, p)| p).collect();
-        let (turn, chit) = self.key.unwrap_or_default();
         let stood = rehearse::rehearse(g, side, &candidates, |copy, plan| {
             let held_to = plan.goal.as_ref().map(|goal| (brigade, goal.name.clone()));
-            let mut me = Standard { rehearses: false, plan: Some(plan.clone()), rehearsed: None, way: None, held_to, ..self.clone() };
-            me.goals.retain(|(b, _)| *b != brigade);
-            me.goals.extend(plan.goal.as_ref().map(|goal| (brigade, goal.name.clone())));
-            debug_assert_eq!(me.key, Some((turn, chit)));
-            let sides = g.scenario().sides.len();
-            let mut players: Vec<Standard> = (0..sides).map(|s| if s == side { me.clone() } else { Standard { going: self.going.clone(), ..Standard::new(false) } }).collect();
-            play_to_end(copy, &mut players);
+            let me = Standard { rehearses: false, plan: Some(plan.clone()), rehearsed: None, way: None, held_to, ..self.clone() };
+            let enemy = || Standard { going: self.going.clone(), ..Standard::new(false) };
+            let mut players = super::Sides((0..g.scenario().sides.len()).map(|s| super::Leveled::Standard(if s == side { me.clone() } else { enemy() })).collect());
+            crate::rules::simulate::play_out_with(copy, &mut players, None);
         });
         // The plan that weighs most stands unless another did clearly better (two points ahead
         // at the end, on average): two games a plan are few, and their luck should not steer it.
@@ -582,9 +563,10 @@ pub(super) fn end_of(mut p: Vec2, mut facing: f32, steps: &[MoveStep]) -> (Vec2,
     (p, facing.rem_euclid(360.0))
 }
 
-/// A brigade's plans (its stance now and the objective it goes for or holds), the one that weighs most first: one for each objective it might go for
-/// or hold (points over distance; looking ahead, an attacker weighs how strongly each is held
-/// against its own strength), or one with none (a screen, a scenario without objectives).
+/// A brigade's plans (its stance now and the objective it goes for or holds), the one that
+/// weighs most first: one for each objective it might go for or hold (points over distance;
+/// looking ahead, an attacker weighs how strongly each is held against its own strength), or
+/// one with none (a screen, a scenario without objectives).
 fn plans(g: &Game, seen: &[Seen], brigade: Entity, look_ahead: bool, before: Option<&str>) -> Vec<(f32, Plan)> {
     let b = g.world().get::<Brigade>(brigade);
     let (side, name) = b.map_or((0, String::new()), |b| (b.side, b.name.clone()));
