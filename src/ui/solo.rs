@@ -13,6 +13,14 @@
 //! The window normally redraws only on input (`WinitSettings::desktop_app`): while an automatic
 //! step is due this asks for a redraw every frame so play goes on without the mouse moving.
 //!
+//! The strong player thinks aside ([`Thinking`]): on a copy of the game, on a worker thread, so
+//! the window answers the mouse while it rehearses its plans (up to half a second a decision on
+//! a big battle on two cores); its answer is taken only if the game and the settings are still
+//! as they were when it was asked. The others decide in a few milliseconds, in the frame (a copy
+//! would cost more than their thinking); so does the strong player at pace 0 (tests,
+//! screenshots: so many frames, so many actions) and in what-if (stands placed by hand, which a
+//! copy replayed from the actions would not have).
+//!
 //! Presets, read at start:
 //! - `OTP_AUTO="both"` (or `all`, a side's name, or several names separated by commas): those
 //!   sides are automatic.
@@ -24,6 +32,7 @@
 //! actions.
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy::window::RequestRedraw;
 use bevy_egui::egui;
 use egui::RichText;
@@ -116,12 +125,64 @@ pub(crate) struct SoloState {
     /// The session revision last seen: any change (a player's too) restarts the clock, so the
     /// automatic player's answer to a click comes at the pace, not at once.
     seen_revision: u64,
+    /// The automatic player thinking aside, if it is.
+    thinking: Option<Thinking>,
+}
+
+/// A decision being taken on a worker thread: the player (lent to it, returned with its answer)
+/// deciding on a copy of the game, and what the game and settings were when it was asked.
+struct Thinking {
+    task: Task<(Box<dyn Player>, Option<Decision>)>,
+    side: usize,
+    level: Level,
+    revision: u64,
+    automatic: Vec<bool>,
 }
 
 impl SoloState {
     /// The automatic player has nothing to do until the game or the settings change.
     pub(crate) fn idle(&self, revision: u64, settings: &SoloSettings) -> bool {
         self.idle.as_ref().is_some_and(|(r, a)| *r == revision && *a == settings.automatic)
+    }
+
+    /// The automatic player is thinking aside.
+    pub(crate) fn thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// The decision of side `side`'s player at `level` on the game as it stands at `revision`:
+    /// `None` while it is still thinking aside (see the module docs); `aside`: it may.
+    fn decision(&mut self, engine: &dyn Engine, settings: &SoloSettings, side: usize, level: Level, revision: u64, aside: bool) -> Option<Option<Decision>> {
+        if let Some(t) = self.thinking.as_mut() {
+            let current = t.side == side && t.level == level && t.revision == revision && t.automatic == settings.automatic;
+            if !current {
+                // Asked about another game (an undo, a click, a change of level): its answer is
+                // not wanted, nor the player lent to it (a new one is made).
+                self.thinking = None;
+            } else {
+                let (player, decision) = check_ready(&mut t.task)?;
+                self.thinking = None;
+                self.players[side] = Some((level, player));
+                return Some(decision);
+            }
+        }
+        let slot = &mut self.players[side];
+        if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+            *slot = Some((level, registry::player(engine, level)));
+        }
+        if !aside {
+            return Some(automatic_action(engine, settings, slot.as_mut().expect("made above").1.as_mut()));
+        }
+        let (_, mut player) = slot.take().expect("made above");
+        let mut copy = engine.replayed(engine.action_count());
+        copy.seat(by_hand(settings));
+        let asked = settings.clone();
+        let task = AsyncComputeTaskPool::get_or_init(Default::default).spawn(async move {
+            let decision = automatic_action(&*copy, &asked, player.as_mut());
+            (player, decision)
+        });
+        self.thinking = Some(Thinking { task, side, level, revision, automatic: settings.automatic.clone() });
+        None
     }
 }
 
@@ -264,12 +325,8 @@ fn drive(
     if state.players.len() < sides {
         state.players.resize_with(sides, || None);
     }
-    let slot = &mut state.players[side.min(sides.saturating_sub(1))];
-    if slot.as_ref().is_none_or(|(l, _)| *l != level) {
-        *slot = Some((level, registry::player(engine, level)));
-    }
-    let player = &mut slot.as_mut().expect("made above").1;
-    let decision = automatic_action(engine, &settings, player.as_mut());
+    let aside = level == Level::Strong && settings.pace > 0.0 && !session.in_what_if();
+    let Some(decision) = state.decision(engine, &settings, side.min(sides.saturating_sub(1)), level, session.revision, aside) else { return };
     if settings.step {
         settings.step = false;
     }
@@ -391,6 +448,8 @@ pub(crate) fn controls(ui: &mut egui::Ui, settings: &mut SoloSettings, state: &S
         let busy = automatic_turn(engine, settings) && !settings.paused && !state.idle(session.revision, settings);
         let doing = if settings.paused {
             "paused"
+        } else if busy && state.thinking() {
+            "thinking…"
         } else if busy {
             "playing…"
         } else {
@@ -515,6 +574,70 @@ mod tests {
         // Every action in the game came as an Order; refused orders change nothing.
         assert!(seen >= n, "{seen} orders for {n} actions");
         assert_eq!(app.world().resource::<SoloState>().sent, seen, "every order was the automatic player's");
+    }
+
+    // At a pace the strong player thinks aside, on a copy of the game, and the window goes on
+    // meanwhile; it plays the very game it plays thinking in the frame (OTP 4.3: the same seed, the same
+    // chits, the same orders).
+    #[test]
+    fn thinking_aside_plays_the_same_game() {
+        let mut inline = app(&[true, true]);
+        inline.world_mut().resource_mut::<SoloSettings>().levels = vec![Level::Strong; 2];
+        for _ in 0..2000 {
+            inline.update();
+            if engine(&inline).action_count() >= 12 {
+                break;
+            }
+        }
+        let inline = engine(&inline).actions();
+        assert!(inline.len() >= 12, "{} actions", inline.len());
+        let mut app = app(&[true, true]);
+        app.world_mut().resource_mut::<SoloSettings>().pace = 0.000_1;
+        app.world_mut().resource_mut::<SoloSettings>().levels = vec![Level::Strong; 2];
+        let (mut thinking, start) = (0, std::time::Instant::now());
+        while engine(&app).action_count() < 12 && start.elapsed() < std::time::Duration::from_secs(120) {
+            app.update();
+            thinking += app.world().resource::<SoloState>().thinking() as usize;
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(thinking > 0, "it thought aside");
+        assert_eq!(engine(&app).actions()[..12], inline[..12]);
+    }
+
+    // An answer thought out for a game that has changed since (a person's action, an undo) is
+    // not taken: the player is asked again about the game as it stands.
+    #[test]
+    fn an_answer_about_a_changed_game_is_not_taken() {
+        let mut g = game(11);
+        let mut settings = SoloSettings { automatic: vec![true, true], levels: vec![Level::Standard; 2], pace: 0.5, ..SoloSettings::default() };
+        // A side's decision with a unit's action to take, and the game after it.
+        play(&mut *g, |g| g.sequence().deciding.is_some() && g.sequence().turn >= 2);
+        let side = g.sequence().deciding.expect("a side decides");
+        let before = automatic_action(&*g, &settings, registry::player(&*g, Level::Standard).as_mut()).expect("a decision").action;
+        let mut after = g.replayed(g.action_count());
+        after.apply(before.clone()).expect("the player's own action is taken");
+        let wanted = automatic_action(&*after, &settings, registry::player(&*after, Level::Standard).as_mut()).expect("a decision").action;
+        assert_ne!(before, wanted, "the two games call for different actions");
+        let mut state = SoloState { players: (0..2).map(|_| None).collect(), ..SoloState::default() };
+        assert!(state.decision(&*g, &settings, side, Level::Standard, 1, true).is_none(), "it thinks aside");
+        let answer = |state: &mut SoloState, g: &dyn Engine, settings: &SoloSettings, revision: u64| {
+            let start = std::time::Instant::now();
+            loop {
+                if let Some(d) = state.decision(g, settings, side, Level::Standard, revision, true) {
+                    return d.map(|d| d.action);
+                }
+                assert!(start.elapsed().as_secs() < 120, "no answer");
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        };
+        // The game changes before the answer is taken: it is asked anew.
+        assert!(state.decision(&*after, &settings, side, Level::Standard, 2, true).is_none(), "asked anew");
+        assert_eq!(answer(&mut state, &*after, &settings, 2), Some(wanted));
+        // So is a change of hands (the other side taken over by a person).
+        assert!(state.decision(&*g, &settings, side, Level::Standard, 1, true).is_none());
+        settings.automatic[1 - side] = false;
+        assert!(state.decision(&*g, &settings, side, Level::Standard, 1, true).is_none(), "asked anew");
+        assert_eq!(answer(&mut state, &*g, &settings, 1), Some(before));
     }
 
     // Each side's level is its own: the standard player's reasons reach the panel and the game
